@@ -1,0 +1,45 @@
+# Thin front for CMake (GUIDE 5.1). `make run` and `make test` are the two commands in README.md.
+SHELL := /bin/bash
+JOBS ?= $(shell nproc)
+BUILD ?= build
+BUILD_AARCH64 ?= build-aarch64
+TOOLCHAIN_OK := $(BUILD)/.toolchain-ok
+
+.PHONY: all build run test aarch64 bench clean lint-rules
+
+all: build
+
+$(TOOLCHAIN_OK): toolchain/install.sh
+	@GPUDOCTOR_TOOLCHAIN_VERBOSE=1 bash toolchain/install.sh
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/Makefile: $(TOOLCHAIN_OK) CMakeLists.txt
+	@cmake -S . -B $(BUILD) -DCMAKE_TOOLCHAIN_FILE=toolchain/x86_64-linux-musl.cmake \
+	  -DGPUDOCTOR_AARCH64_BINARY=$(abspath $(BUILD_AARCH64))/gpudoctor >/dev/null
+
+build: $(BUILD)/Makefile
+	@cmake --build $(BUILD) -j $(JOBS) --target gpudoctor
+
+# Builds, then diagnoses this machine. A problem found is a result, not a build failure.
+run: build
+	@$(BUILD)/gpudoctor; status=$$?; \
+	  if [ $$status -eq 1 ]; then echo "(gpudoctor exited 1: it found a problem on this machine; the build is fine)"; fi; \
+	  [ $$status -le 1 ]
+
+aarch64: $(TOOLCHAIN_OK)
+	@cmake -S . -B $(BUILD_AARCH64) -DCMAKE_TOOLCHAIN_FILE=toolchain/aarch64-linux-musl.cmake -DGPUDOCTOR_BUILD_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_AARCH64) -j $(JOBS) --target gpudoctor
+
+# Every test through ctest, including the aarch64 binary under qemu-user.
+test: build aarch64
+	@cmake --build $(BUILD) -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+lint-rules: build
+	@$(BUILD)/rulec --check-only rules
+
+bench: build
+	@bash bench/run.sh $(BUILD)/gpudoctor
+
+clean:
+	rm -rf $(BUILD) $(BUILD_AARCH64)

@@ -1,0 +1,97 @@
+#include "cli/app.hpp"
+
+#include <sys/stat.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "core/exit_code.hpp"
+
+namespace gd {
+namespace {
+
+constexpr int k_max_cuda_timeout_s = 3600;
+
+void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
+
+}  // namespace
+
+int run_cli(int argc, char** argv, const EmbeddedData& data) {
+  CLI::App app{"gpudoctor: finds out why CUDA does not work on this host, and says how to fix it."};
+  app.set_version_flag("--version", "gpudoctor " GD_VERSION);
+  app.fallthrough();  // options may follow a subcommand: `gpudoctor replay x.json --json`
+  app.require_subcommand(0, 1);
+
+  Options options;
+  int cuda_timeout_s = 30;
+  std::string fail_on = "error";
+  std::string color = "auto";
+  app.add_flag("--json", options.json, "print the report as JSON (schema in README.md)");
+  app.add_flag("--no-capture", [&](std::int64_t) { options.capture = false; },
+               "leave what was read (the capture) out of --json");
+  app.add_flag("-v,--verbose", options.verbose, "show every fact");
+  app.add_option("--root", options.root, "inspect the filesystem under DIR instead of / (the CUDA helper is not run)");
+  app.add_option("--rules", options.rule_paths, "extra rule file or folder of *.toml (repeatable)");
+  app.add_flag("--no-cuda", [&](std::int64_t) { options.probe.run_cuda_helper = false; },
+               "do not load libcuda/NVML (skips the CUDA helper)");
+  app.add_option("--cuda-timeout", cuda_timeout_s, "seconds before a hanging cuInit is killed (default 30)")
+      ->check(CLI::Range(1, k_max_cuda_timeout_s));
+  app.add_option("--libcuda", options.probe.libcuda_path, "load this libcuda file instead of the loader's libcuda.so.1");
+  app.add_option("--libnvml", options.probe.libnvml_path, "load this libnvidia-ml file instead of libnvidia-ml.so.1");
+  app.add_option("--fail-on", fail_on, "lowest severity that makes the exit code 1: error (default) or warning")
+      ->check(CLI::IsMember({"error", "warning"}));
+  app.add_option("--color", color, "auto (default: only on a terminal), always, never; NO_COLOR always wins")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  std::string replay_file;
+  CLI::App* replay = app.add_subcommand("replay", "re-run the diagnosis from a capture or a --json report");
+  replay->add_option("FILE", replay_file, "capture or report file")->required();
+  CLI::App* rules = app.add_subcommand("rules", "list the rules");
+  std::string explain_id;
+  CLI::App* explain = app.add_subcommand("explain", "print one rule in full");
+  explain->add_option("ID", explain_id, "rule id, e.g. cuda.stub-libcuda")->required();
+  app.add_subcommand("check", "diagnose this host (the default)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    print_error(std::string(e.what()) + " (see gpudoctor --help)");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;
+  options.fail_on = fail_on == "warning" ? Severity::warning : Severity::error;
+  options.color = color == "always" ? ColorMode::always : color == "never" ? ColorMode::never : ColorMode::automatic;
+
+  try {
+    auto loaded = load_all_rules(data, options);
+    if (!loaded) {
+      print_error(loaded.error().describe());
+      return static_cast<int>(ExitCode::usage_error);
+    }
+    if (replay->parsed()) {
+      return run_replay(replay_file, options, *loaded);
+    }
+    if (rules->parsed()) {
+      return run_rules_list(*loaded);
+    }
+    if (explain->parsed()) {
+      return run_explain(explain_id, *loaded);
+    }
+    return run_check(options, data, *loaded);
+  } catch (const std::exception& e) {
+    // Programmer errors only: collection never throws for anything the host does.
+    print_error(std::string("internal error: ") + e.what());
+    return static_cast<int>(ExitCode::usage_error);
+  }
+}
+
+}  // namespace gd

@@ -1,0 +1,20 @@
+#pragma once
+// The command line: `gpudoctor [check]`, `replay FILE`, `rules`, `explain ID`.
+
+#include <span>
+#include <vector>
+
+#include "rules/rule_loader.hpp"
+
+namespace gd {
+
+/// What the build embedded; injected so tests can run the CLI with other data.
+struct EmbeddedData {
+  std::span<const unsigned char> cuda_helper;
+  std::vector<RuleSource> rules;
+};
+
+/// Parses argv, runs, prints; returns the process exit code (core/exit_code.hpp).
+int run_cli(int argc, char** argv, const EmbeddedData& data);
+
+}  // namespace gd

@@ -1,0 +1,37 @@
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
+#include "core/exit_code.hpp"
+#include "sys/real_host.hpp"
+
+namespace gd {
+
+int run_check(const Options& options, const EmbeddedData& data, const std::vector<Rule>& rules) {
+  bool live = options.root == "/" || options.root.empty();
+  if (!live) {
+    // An unreadable --root is a usage error, not an empty host.
+    struct stat st {};
+    if (::stat(options.root.c_str(), &st) != 0) {
+      std::fprintf(stderr, "gpudoctor: error: --root %s: %s\n", options.root.c_str(), std::strerror(errno));
+      return static_cast<int>(ExitCode::usage_error);
+    }
+    if (!S_ISDIR(st.st_mode)) {
+      std::fprintf(stderr, "gpudoctor: error: --root %s: not a folder\n", options.root.c_str());
+      return static_cast<int>(ExitCode::usage_error);
+    }
+  }
+  RealHost host(options.root, data.cuda_helper);
+  RunInfo run;
+  run.gpudoctor_version = GD_VERSION;
+  run.mode = live ? "live" : "root";
+  run.source = options.root;
+  Report report = run_pipeline(host, options, rules, run);
+  print_report(report, options);
+  return exit_code_for(report, options.fail_on);
+}
+
+}  // namespace gd

@@ -1,0 +1,25 @@
+#pragma once
+// Everything the command line can say, parsed once (CLI11) and passed down.
+
+#include <string>
+#include <vector>
+
+#include "core/finding.hpp"
+#include "probes/probe.hpp"
+
+namespace gd {
+
+enum class ColorMode { automatic, always, never };
+
+struct Options {
+  bool json = false;
+  bool capture = true;  ///< --no-capture clears it
+  bool verbose = false;
+  std::string root = "/";
+  std::vector<std::string> rule_paths;
+  Severity fail_on = Severity::error;
+  ColorMode color = ColorMode::automatic;
+  ProbeOptions probe;
+};
+
+}  // namespace gd

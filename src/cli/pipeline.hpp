@@ -1,0 +1,23 @@
+#pragma once
+// The straight pipeline shared by `check` and `replay`: probes → facts → rules → report.
+
+#include <span>
+#include <string>
+
+#include "cli/options.hpp"
+#include "report/report.hpp"
+#include "rules/rule.hpp"
+#include "sys/host.hpp"
+
+namespace gd {
+
+/// Runs every probe against `host` (recording what it reads when asked), evaluates `rules`.
+Report run_pipeline(Host& host, const Options& options, std::span<const Rule> rules, RunInfo run);
+
+/// Exit code for a finished report under --fail-on.
+int exit_code_for(const Report& report, Severity fail_on);
+
+/// Prints the report as text or JSON on stdout.
+void print_report(const Report& report, const Options& options);
+
+}  // namespace gd

@@ -1,0 +1,51 @@
+#include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
+#include "core/exit_code.hpp"
+#include "sys/capture.hpp"
+#include "sys/replay_host.hpp"
+#include "util/input_file.hpp"
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_max_capture_bytes = 256u << 20;
+
+void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
+
+}  // namespace
+
+int run_replay(const std::string& file, const Options& options, const std::vector<Rule>& rules) {
+  auto text = read_input_file(file, k_max_capture_bytes);
+  if (!text) {
+    print_error(text.error().describe());
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    print_error(file + ": not valid JSON (a gpudoctor capture or --json report was expected)");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  // A --json report carries its capture under "capture"; a capture file is one itself.
+  if (json.is_object() && json.contains("schema_version") && !json.contains("capture")) {
+    print_error(file + ": this report was made with --no-capture, so it cannot be replayed");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  const nlohmann::json& capture_json = json.is_object() && json.contains("capture") ? json["capture"] : json;
+  auto capture = capture_from_json(capture_json, file);
+  if (!capture) {
+    print_error(capture.error().describe());
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  ReplayHost host(std::move(*capture));
+  Options replay_options = options;
+  replay_options.root = host.capture().root;
+  RunInfo run;
+  run.gpudoctor_version = GD_VERSION;
+  run.mode = "replay";
+  run.source = file;
+  Report report = run_pipeline(host, replay_options, rules, run);
+  print_report(report, options);
+  return exit_code_for(report, options.fail_on);
+}
+
+}  // namespace gd

@@ -1,0 +1,82 @@
+#pragma once
+// The typed form of what gpudoctor-cuda-helper wrote on its reply pipe (protocol v1,
+// docs/helper-protocol.md). Every field is optional: a helper that hung or crashed leaves a
+// prefix of the reply, and each key it did not reach stays empty.
+
+#include "core/error.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+/// One driver call: `<key>.result`, `.name`, `.text`, `.error`.
+struct HelperCall {
+  std::optional<int> result;        ///< CUresult / nvmlReturn_t; -1 when the symbol is missing
+  std::optional<std::string> name;  ///< cuGetErrorName ("CUDA_ERROR_NO_DEVICE")
+  std::optional<std::string> text;  ///< cuGetErrorString / nvmlErrorString
+  std::optional<std::string> error; ///< helper-side problem: "missing symbol cuInit"
+};
+
+struct HelperCudaDevice {
+  int index = 0;
+  std::optional<std::string> name;
+  std::optional<std::string> uuid;        ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+  std::optional<std::string> pci_bus_id;  ///< cuDeviceGetPCIBusId: "0000:18:00.0"
+  std::optional<int> cc_major;
+  std::optional<int> cc_minor;
+  std::optional<std::int64_t> total_memory_bytes;
+  HelperCall context;  ///< cuDevicePrimaryCtxRetain + cuCtxSetCurrent
+  HelperCall alloc;    ///< cuMemAlloc_v2 of 1 MiB + cuMemFree_v2
+};
+
+struct HelperNvmlDevice {
+  int index = 0;
+  std::optional<std::string> name;
+  std::optional<std::string> uuid;
+  std::optional<std::string> pci_bus_id;  ///< nvmlPciInfo_t.busId: "00000000:18:00.0"
+};
+
+struct HelperReply {
+  int protocol_version = 0;  ///< major version from the header line
+  bool complete = false;     ///< saw the `end` line: the helper got through every step
+  std::string last_stage;    ///< the step it was in when the reply ends ("cuInit" for a hang there)
+
+  std::optional<bool> cuda_dlopen_ok;
+  std::optional<std::string> cuda_dlerror;
+  std::optional<std::string> cuda_path;  ///< realpath of the libcuda actually mapped
+  HelperCall cuda_driver_version_call;
+  std::optional<int> cuda_driver_version;  ///< 13000 for CUDA 13.0
+  HelperCall cuda_init;
+  std::optional<std::int64_t> cuda_init_duration_us;
+  HelperCall cuda_device_count_call;
+  std::optional<int> cuda_device_count;
+  std::vector<HelperCudaDevice> cuda_devices;  ///< sorted by index
+
+  std::optional<bool> nvml_dlopen_ok;
+  std::optional<std::string> nvml_dlerror;
+  std::optional<std::string> nvml_path;
+  HelperCall nvml_init;
+  std::optional<std::string> nvml_driver_version;  ///< "580.159.04"
+  HelperCall nvml_device_count_call;
+  std::optional<int> nvml_device_count;
+  std::vector<HelperNvmlDevice> nvml_devices;  ///< sorted by index
+
+  /// Lookups of a plain value that failed, keyed by the value's key: "cuda.device.0.uuid" →
+  /// {result 999} or {result -1, error "missing symbol ..."}; "nvml.device.1" → {result 15}.
+  std::map<std::string, HelperCall, std::less<>> failed_values;
+};
+
+/// The highest device index kept; larger ones are ignored (a reply cannot grow memory unbounded).
+inline constexpr int k_helper_max_device_index = 1024;
+
+/// Parses protocol text. Fails (Error.file "helper reply", Error.line set) on a missing or bad
+/// header, an unsupported major version, or a malformed line; unknown keys are ignored, and an
+/// unterminated last line (a reply cut short) is dropped.
+Result<HelperReply> parse_helper_reply(std::string_view text);
+
+}  // namespace gd

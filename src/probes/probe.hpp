@@ -1,0 +1,37 @@
+#pragma once
+// A probe reads one area of the host through `Host` and records facts. Probes never throw for
+// anything the host does: what they cannot read becomes an unknown fact with the reason.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/fact_set.hpp"
+#include "sys/host.hpp"
+
+namespace gd {
+
+struct ProbeOptions {
+  bool run_cuda_helper = true;  ///< false with --no-cuda
+  int cuda_timeout_ms = 30000;
+  std::string libcuda_path;  ///< --libcuda: test this file instead of the loader's choice
+  std::string libnvml_path;
+};
+
+using ProbeFunction = void (*)(Host& host, const ProbeOptions& options, FactSet& facts);
+
+struct ProbeEntry {
+  std::string_view name;
+  ProbeFunction run;
+};
+
+/// Every probe, in the order they run (explicit registry, no static-init magic).
+std::span<const ProbeEntry> all_probes();
+
+/// Runs every probe against `host`.
+FactSet collect_facts(Host& host, const ProbeOptions& options);
+
+/// "needs root" when a read failed with EACCES/EPERM as an ordinary user, else the errno text.
+std::string unreadable_reason(const IoError& error, Host& host);
+
+}  // namespace gd

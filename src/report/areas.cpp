@@ -1,0 +1,184 @@
+// The overview lines: what each layer looks like, in one line each, so that "NVML sees 8 GPUs
+// but cuInit fails" is visible at a glance before any finding is read.
+
+#include <fmt/format.h>
+
+#include "report/report.hpp"
+
+namespace gd {
+namespace {
+
+AreaStatus worst_finding_status(const std::vector<Finding>& findings, std::string_view area) {
+  AreaStatus status = AreaStatus::ok;
+  for (const auto& finding : findings) {
+    if (finding.area != area) {
+      continue;
+    }
+    if (finding.severity == Severity::error) {
+      return AreaStatus::error;
+    }
+    if (finding.severity == Severity::warning) {
+      status = AreaStatus::warning;
+    } else if (status == AreaStatus::ok) {
+      status = AreaStatus::info;
+    }
+  }
+  return status;
+}
+
+std::string unknown_reason(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  if (!fact) {
+    return "not collected";
+  }
+  return fact->reason.empty() ? std::string(to_string(fact->state)) : fact->reason;
+}
+
+/// The finding status, or `fallback` when no finding names the area.
+AreaStatus status_for(const std::vector<Finding>& findings, std::string_view area, AreaStatus fallback) {
+  AreaStatus from_findings = worst_finding_status(findings, area);
+  return from_findings == AreaStatus::ok ? fallback : from_findings;
+}
+
+AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"driver", "NVIDIA kernel module", AreaStatus::ok, "", {}};
+  auto loaded = facts.get_bool("kmod.nvidia.loaded");
+  if (!loaded) {
+    line.status = status_for(findings, "driver", AreaStatus::unknown);
+    line.summary = "unknown: " + unknown_reason(facts, "kmod.nvidia.loaded");
+  } else if (!*loaded) {
+    line.status = status_for(findings, "driver", AreaStatus::warning);
+    line.summary = "not loaded (no /proc/driver/nvidia)";
+  } else {
+    line.status = status_for(findings, "driver", AreaStatus::ok);
+    line.summary = fmt::format("{} {}", facts.get_string("kmod.nvidia.flavor").value_or("?"),
+                               facts.get_string("kmod.nvidia.version").value_or("(version unknown)"));
+  }
+  return line;
+}
+
+std::string device_detail(const FactSet& facts, std::int64_t i) {
+  auto key = [i](std::string_view field) { return fmt::format("cuda.device.{}.{}", i, field); };
+  std::string text = fmt::format("GPU {}: {}", i, facts.get_string(key("name")).value_or("(name unknown)"));
+  if (auto cc = facts.get_string(key("compute_capability"))) {
+    std::string sm = *cc;
+    std::erase(sm, '.');
+    text += fmt::format(" · sm_{}", sm);
+  }
+  if (auto mib = facts.get_int(key("total_memory_mib"))) {
+    text += fmt::format(" · {:.1f} GiB", static_cast<double>(*mib) / 1024.0);
+  }
+  if (auto bus = facts.get_string(key("pci_bus_id"))) {
+    text += " · " + *bus;
+  }
+  auto ctx = facts.get_int(key("context.result"));
+  auto alloc = facts.get_int(key("alloc.result"));
+  if (ctx && *ctx != 0) {
+    text += fmt::format(" · context FAILED ({})", *ctx);
+  } else if (alloc && *alloc != 0) {
+    text += fmt::format(" · allocation FAILED ({})", *alloc);
+  } else if (ctx && alloc) {
+    text += " · context + allocation OK";
+  }
+  return text;
+}
+
+AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"cuda", "CUDA driver (libcuda)", AreaStatus::ok, "", {}};
+  auto status = facts.get_string("cuda.helper.status");
+  if (!status) {
+    line.status = AreaStatus::skipped;
+    line.summary = "not checked: " + unknown_reason(facts, "cuda.helper.status");
+    return line;
+  }
+  auto nvml_count = facts.get_int("nvml.device_count");
+  std::string nvml_note = nvml_count ? fmt::format("; NVML sees {} GPU{}", *nvml_count, *nvml_count == 1 ? "" : "s") : "";
+  if (*status == "timeout") {
+    line.summary = fmt::format("helper killed after {} ms, stuck in {}{}", facts.get_int("cuda.helper.timeout_ms").value_or(0),
+                               facts.get_string("cuda.helper.stage").value_or("?"), nvml_note);
+  } else if (*status == "crashed") {
+    line.summary = fmt::format("helper crashed ({}) in {}", facts.get_string("cuda.helper.signal").value_or("?"),
+                               facts.get_string("cuda.helper.stage").value_or("?"));
+  } else if (*status == "no-glibc-loader") {
+    line.summary = "no glibc dynamic loader on this host: libcuda cannot be loaded here";
+  } else if (*status != "ok") {
+    line.summary = "helper " + *status;
+  } else if (facts.get_bool("cuda.libcuda.loaded") == false) {
+    line.summary = "libcuda.so.1 not found: " + facts.get_string("cuda.libcuda.dlerror").value_or("");
+  } else {
+    auto init = facts.get_int("cuda.init.result");
+    std::string version = facts.get_string("cuda.driver_version.text").value_or("?");
+    std::string path = facts.get_string("cuda.libcuda.path").value_or("?");
+    if (init && *init == 0) {
+      auto count = facts.get_int("cuda.device_count").value_or(0);
+      line.summary = fmt::format("CUDA {} from {}; cuInit OK in {} ms; {} device{}", version, path,
+                                 facts.get_int("cuda.init.duration_ms").value_or(0), count, count == 1 ? "" : "s");
+      for (std::int64_t i = 0; i < count && i < 1024; ++i) {
+        line.details.push_back(device_detail(facts, i));
+      }
+    } else if (init) {
+      line.summary = fmt::format("cuInit failed: {} {} (libcuda {}){}", *init, facts.get_string("cuda.init.name").value_or(""),
+                                 path, nvml_note);
+    } else {
+      line.summary = "cuInit result unknown: " + unknown_reason(facts, "cuda.init.result");
+    }
+  }
+  bool initialised = facts.get_int("cuda.init.result") == 0;
+  line.status = status_for(findings, "cuda", initialised ? AreaStatus::ok : AreaStatus::unknown);
+  return line;
+}
+
+AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"nvml", "NVML (libnvidia-ml)", AreaStatus::ok, "", {}};
+  auto loaded = facts.get_bool("nvml.loaded");
+  if (!loaded) {
+    line.status = AreaStatus::skipped;
+    line.summary = "not checked: " + unknown_reason(facts, "nvml.loaded");
+    return line;
+  }
+  if (!*loaded) {
+    line.status = status_for(findings, "nvml", AreaStatus::warning);
+    line.summary = "libnvidia-ml.so.1 not found: " + facts.get_string("nvml.dlerror").value_or("");
+    return line;
+  }
+  auto init = facts.get_int("nvml.init.result");
+  if (init && *init == 0) {
+    auto count = facts.get_int("nvml.device_count").value_or(0);
+    line.summary = fmt::format("driver {}, {} GPU{}", facts.get_string("nvml.driver_version").value_or("?"), count,
+                               count == 1 ? "" : "s");
+    for (std::int64_t i = 0; i < count && i < 1024; ++i) {
+      auto key = [i](std::string_view field) { return fmt::format("nvml.device.{}.{}", i, field); };
+      line.details.push_back(fmt::format("GPU {}: {} · {}", i, facts.get_string(key("name")).value_or("?"),
+                                         facts.get_string(key("pci_bus_id")).value_or("?")));
+    }
+    line.status = status_for(findings, "nvml", AreaStatus::ok);
+  } else {
+    line.summary = init ? fmt::format("nvmlInit failed: {} {}", *init, facts.get_string("nvml.init.text").value_or(""))
+                        : "nvmlInit result unknown";
+    line.status = status_for(findings, "nvml", AreaStatus::warning);
+  }
+  return line;
+}
+
+AreaLine environment_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"environment", "Environment", AreaStatus::ok, "", {}};
+  std::vector<std::string> parts;
+  for (auto [fact, variable] : {std::pair{"env.cuda_visible_devices", "CUDA_VISIBLE_DEVICES"},
+                                std::pair{"env.ld_library_path", "LD_LIBRARY_PATH"}, std::pair{"env.ld_preload", "LD_PRELOAD"}}) {
+    if (auto value = facts.get_string(fact)) {
+      parts.push_back(fmt::format("{}={}", variable, *value));
+    }
+  }
+  line.summary = parts.empty() ? "no CUDA-related variables set" : fmt::format("{}", fmt::join(parts, ", "));
+  line.status = status_for(findings, "environment", AreaStatus::ok);
+  return line;
+}
+
+}  // namespace
+
+std::vector<AreaLine> build_area_lines(const FactSet& facts, const std::vector<Finding>& findings) {
+  return {module_line(facts, findings), cuda_line(facts, findings), nvml_line(facts, findings),
+          environment_line(facts, findings)};
+}
+
+}  // namespace gd

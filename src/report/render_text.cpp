@@ -1,0 +1,145 @@
+#include "report/render_text.hpp"
+
+#include <fmt/format.h>
+
+namespace gd {
+namespace {
+
+struct Palette {
+  bool on;
+  std::string red() const { return on ? "\033[31m" : ""; }
+  std::string yellow() const { return on ? "\033[33m" : ""; }
+  std::string green() const { return on ? "\033[32m" : ""; }
+  std::string blue() const { return on ? "\033[34m" : ""; }
+  std::string bold() const { return on ? "\033[1m" : ""; }
+  std::string dim() const { return on ? "\033[2m" : ""; }
+  std::string reset() const { return on ? "\033[0m" : ""; }
+};
+
+std::string mark(AreaStatus status, const TextStyle& style, const Palette& p) {
+  switch (status) {
+    case AreaStatus::ok: return p.green() + (style.unicode ? "[✓]" : "[ok]") + p.reset();
+    case AreaStatus::info: return p.blue() + (style.unicode ? "[i]" : "[i]") + p.reset();
+    case AreaStatus::warning: return p.yellow() + "[!]" + p.reset();
+    case AreaStatus::error: return p.red() + (style.unicode ? "[✗]" : "[X]") + p.reset();
+    case AreaStatus::unknown: return p.yellow() + "[?]" + p.reset();
+    case AreaStatus::skipped: return p.dim() + "[-]" + p.reset();
+  }
+  return "[?]";
+}
+
+std::string severity_label(Severity severity, const Palette& p) {
+  switch (severity) {
+    case Severity::error: return p.red() + p.bold() + "error" + p.reset();
+    case Severity::warning: return p.yellow() + p.bold() + "warning" + p.reset();
+    case Severity::info: return p.blue() + "info" + p.reset();
+  }
+  return "?";
+}
+
+void render_finding(std::string& out, const Finding& f, const Palette& p) {
+  out += fmt::format("{} [{}] {}{}{}\n", severity_label(f.severity, p), f.id, p.bold(), f.title, p.reset());
+  out += fmt::format("    {}\n", f.message);
+  if (!f.why.empty()) {
+    out += fmt::format("    Why: {}\n", f.why);
+  }
+  if (!f.fix.empty()) {
+    out += "    Fix:\n";
+    for (std::size_t i = 0; i < f.fix.size(); ++i) {
+      // Multi-line steps (config snippets) stay aligned under their number.
+      std::string step = f.fix[i];
+      std::string indented;
+      for (char c : step) {
+        indented += c;
+        if (c == '\n') {
+          indented += "         ";
+        }
+      }
+      out += fmt::format("      {}. {}\n", i + 1, indented);
+    }
+  }
+  if (!f.consequences.empty()) {
+    out += fmt::format("    Also explains: {}\n", fmt::join(f.consequences, ", "));
+  }
+  if (!f.evidence.empty()) {
+    out += fmt::format("    {}Evidence:{}\n", p.dim(), p.reset());
+    for (const auto& e : f.evidence) {
+      std::string value = e.value.size() > 300 ? e.value.substr(0, 300) + "…" : e.value;
+      out += fmt::format("    {}  {} = {}{}{}\n", p.dim(), e.fact, value, e.source.empty() ? "" : "  (" + e.source + ")",
+                         p.reset());
+    }
+  }
+  if (!f.references.empty()) {
+    out += fmt::format("    {}See: {}{}\n", p.dim(), fmt::join(f.references, " · "), p.reset());
+  }
+  out += "\n";
+}
+
+}  // namespace
+
+std::string render_text(const Report& report, const TextStyle& style) {
+  Palette p{style.color};
+  std::string out;
+  std::string who = report.run.uid == 0 ? "as root" : report.run.uid > 0 ? fmt::format("as uid {}", report.run.uid) : "";
+  std::string where = report.run.mode == "live"     ? "this host"
+                      : report.run.mode == "root"   ? "the folder " + report.run.source
+                                                    : "the capture " + report.run.source;
+  out += fmt::format("{}gpudoctor {}{} — {}{}\n\n", p.bold(), report.run.gpudoctor_version, p.reset(), where,
+                     who.empty() ? "" : ", " + who);
+
+  for (const auto& area : report.areas) {
+    out += fmt::format("{} {}: {}\n", mark(area.status, style, p), area.title, area.summary);
+    for (const auto& detail : area.details) {
+      out += fmt::format("    • {}\n", detail);
+    }
+  }
+  out += "\n";
+
+  for (const auto& finding : report.findings) {
+    render_finding(out, finding, p);
+  }
+
+  if (style.verbose) {
+    out += fmt::format("{}Facts{} ({}):\n", p.bold(), p.reset(), report.facts.all().size());
+    for (const auto& [name, fact] : report.facts.all()) {
+      std::string value = fact_text(fact);
+      if (value.size() > 400) {
+        value = value.substr(0, 400) + "…";
+      }
+      std::erase(value, '\r');
+      for (auto& c : value) {
+        if (c == '\n') c = ' ';
+      }
+      out += fmt::format("  {} = {}{}\n", name, value, fact.source.empty() ? "" : "  (" + fact.source + ")");
+    }
+    out += "\n";
+  }
+
+  if (!report.inconclusive.empty()) {
+    out += fmt::format("{}{} check{} could not decide{} (facts unknown; -v shows them):\n", p.dim(), report.inconclusive.size(),
+                       report.inconclusive.size() == 1 ? "" : "s", p.reset());
+    for (const auto& item : report.inconclusive) {
+      std::vector<std::string> names;
+      for (const auto& e : item.unknown_facts) {
+        names.push_back(e.fact + (e.value.empty() ? "" : " (" + e.value + ")"));
+      }
+      out += fmt::format("  {}? {}: needs {}{}\n", p.dim(), item.id, fmt::join(names, ", "), p.reset());
+    }
+    out += "\n";
+  }
+
+  int errors = report.count(Severity::error);
+  int warnings = report.count(Severity::warning);
+  int infos = report.count(Severity::info);
+  if (errors == 0 && warnings == 0) {
+    out += fmt::format("{}No problems found.{}{}\n", p.green() + p.bold(), p.reset(),
+                       infos ? fmt::format(" ({} note{})", infos, infos == 1 ? "" : "s") : "");
+  } else {
+    out += fmt::format("{}Found {} error{} and {} warning{}.{} The first finding is the most likely cause.\n",
+                       p.bold() + (errors ? p.red() : p.yellow()), errors, errors == 1 ? "" : "s", warnings,
+                       warnings == 1 ? "" : "s", p.reset());
+  }
+  return out;
+}
+
+}  // namespace gd

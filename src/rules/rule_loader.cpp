@@ -1,0 +1,350 @@
+#include "rules/rule_loader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <map>
+
+#include "core/fact_catalog.hpp"
+#include "rules/condition_parser.hpp"
+#include "rules/load_context.hpp"
+#include "rules/placeholders.hpp"
+
+namespace gd {
+namespace {
+
+using rules_detail::did_you_mean;
+using rules_detail::LoadContext;
+using rules_detail::line_of;
+using rules_detail::type_name;
+
+constexpr std::array<std::string_view, 13> k_rule_keys = {
+    "spec", "id",         "severity", "area",          "title",    "message", "why",
+    "fix",  "references", "tags",     "superseded_by", "evidence", "when",
+};
+
+enum class Required { yes, no };
+
+// Typed access to the top-level table, reporting a located error for each problem.
+class RuleReader {
+ public:
+  RuleReader(const toml::table& table, LoadContext& ctx) : m_table(table), m_ctx(ctx) {}
+
+  const toml::node* get(std::string_view key, Required required) {
+    const toml::node* node = m_table.get(key);
+    if (!node && required == Required::yes) {
+      m_ctx.error(1, "missing required key '" + std::string(key) + "'");
+    }
+    return node;
+  }
+
+  /// A string; empty ones are errors too. nullptr when missing or wrong.
+  const toml::node* string(std::string_view key, std::string& out, Required required) {
+    const toml::node* node = get(key, required);
+    if (!node) {
+      return nullptr;
+    }
+    auto* value = node->as_string();
+    if (!value) {
+      m_ctx.error(line_of(*node), "'" + std::string(key) + "' must be a string, not a " + std::string(type_name(*node)));
+      return nullptr;
+    }
+    if (value->get().empty()) {
+      m_ctx.error(line_of(*node), "'" + std::string(key) + "' must not be empty");
+      return nullptr;
+    }
+    out = value->get();
+    return node;
+  }
+
+  /// An array of non-empty strings; element nodes are returned for line lookups.
+  std::vector<const toml::node*> strings(std::string_view key, std::vector<std::string>& out, Required required) {
+    std::vector<const toml::node*> nodes;
+    const toml::node* node = get(key, required);
+    if (!node) {
+      return nodes;
+    }
+    auto* array = node->as_array();
+    if (!array) {
+      m_ctx.error(line_of(*node), "'" + std::string(key) + "' must be an array of strings, not a " +
+                                      std::string(type_name(*node)));
+      return nodes;
+    }
+    for (const toml::node& element : *array) {
+      auto* value = element.as_string();
+      if (!value || value->get().empty()) {
+        m_ctx.error(line_of(element), "'" + std::string(key) + "' must hold non-empty strings only");
+        continue;
+      }
+      out.push_back(value->get());
+      nodes.push_back(&element);
+    }
+    if (required == Required::yes && array->empty()) {
+      m_ctx.error(line_of(*node), "'" + std::string(key) + "' needs at least one entry");
+    }
+    return nodes;
+  }
+
+ private:
+  const toml::table& m_table;
+  LoadContext& m_ctx;
+};
+
+bool is_valid_id(std::string_view id) {
+  bool dotted = false;
+  bool segment_start = true;
+  for (char c : id) {
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (c == '.') {
+      if (segment_start) {
+        return false;
+      }
+      dotted = true;
+      segment_start = true;
+    } else if (alnum || (!segment_start && (c == '-' || c == '_'))) {
+      segment_start = false;
+    } else {
+      return false;
+    }
+  }
+  return dotted && !segment_start;
+}
+
+void check_id_matches_path(const RuleSource& source, const std::string& id, int line, LoadContext& ctx) {
+  std::string id_path = id;
+  std::replace(id_path.begin(), id_path.end(), '.', '/');
+  id_path += ".toml";
+  if (!source.relative_path.empty()) {
+    std::string expected = rule_id_for_path(source.relative_path);
+    if (expected != id) {
+      ctx.error(line, "id '" + id + "' does not match the file path '" + source.relative_path + "' (expected id '" +
+                          expected + "', or move the file to '" + id_path + "')");
+    }
+    return;
+  }
+  std::string_view path = source.path;
+  bool matches = path.ends_with(id_path) &&
+                 (path.size() == id_path.size() || path[path.size() - id_path.size() - 1] == '/');
+  if (!matches) {
+    ctx.error(line, "id '" + id + "' does not match the file path '" + source.path + "' (a rule with this id lives at '" +
+                        id_path + "')");
+  }
+}
+
+// The line of `needle` inside a (possibly multi-line) string node, from the source text.
+int locate(const LoadContext& ctx, const toml::node& node, std::string_view needle) {
+  int begin = line_of(node);
+  int end = static_cast<int>(node.source().end.line);
+  std::size_t start = 0;
+  for (int line = 1; start <= ctx.text.size(); ++line) {
+    std::size_t stop = ctx.text.find('\n', start);
+    std::string_view text = ctx.text.substr(start, stop == std::string_view::npos ? std::string_view::npos : stop - start);
+    if (line >= begin && line <= std::max(begin, end) && text.find(needle) != std::string_view::npos) {
+      return line;
+    }
+    if (stop == std::string_view::npos || line > end) {
+      break;
+    }
+    start = stop + 1;
+  }
+  return begin;
+}
+
+void check_placeholders(std::string_view field, const std::string& text, const toml::node* node, LoadContext& ctx) {
+  if (!node) {
+    return;
+  }
+  for (const Placeholder& placeholder : find_placeholders(text)) {
+    if (!find_fact_spec(placeholder.fact)) {
+      std::string written = "{" + placeholder.fact + "}";
+      ctx.error(locate(ctx, *node, written), "placeholder '" + written + "' in " + std::string(field) +
+                                                 " names an unknown fact" +
+                                                 rules_detail::fact_suggestion(placeholder.fact));
+    }
+  }
+}
+
+std::optional<Rule> read_rule(const RuleSource& source, const toml::table& table, LoadContext& ctx) {
+  Rule rule;
+  rule.file = source.path;
+  RuleReader reader(table, ctx);
+
+  for (auto&& [key, value] : table) {
+    if (std::find(k_rule_keys.begin(), k_rule_keys.end(), key.str()) == k_rule_keys.end()) {
+      ctx.error(line_of(key), "unknown key '" + std::string(key.str()) + "'" + did_you_mean(key.str(), k_rule_keys));
+    }
+  }
+
+  std::string spec;
+  if (const toml::node* node = reader.string("spec", spec, Required::yes); node && spec != k_rule_spec) {
+    ctx.error(line_of(*node), "unsupported spec '" + spec + "' (this gpudoctor reads '" + std::string(k_rule_spec) + "')");
+  }
+  if (const toml::node* node = reader.string("id", rule.id, Required::yes)) {
+    rule.line = line_of(*node);
+    if (!is_valid_id(rule.id)) {
+      ctx.error(rule.line, "id '" + rule.id + "' must be dotted lower-case segments like 'cuda.stub-libcuda'");
+    } else {
+      check_id_matches_path(source, rule.id, rule.line, ctx);
+    }
+  }
+  std::string severity;
+  if (const toml::node* node = reader.string("severity", severity, Required::yes);
+      node && !parse_severity(severity, rule.severity)) {
+    ctx.error(line_of(*node), "bad severity '" + severity + "' (use error, warning or info)" +
+                                  did_you_mean(severity, {"error", "warning", "info"}));
+  }
+  reader.string("area", rule.area, Required::yes);
+  check_placeholders("title", rule.title, reader.string("title", rule.title, Required::yes), ctx);
+  check_placeholders("message", rule.message, reader.string("message", rule.message, Required::yes), ctx);
+  check_placeholders("why", rule.why, reader.string("why", rule.why, Required::yes), ctx);
+
+  // fix may be left out only by info rules: an error or warning must say what to do.
+  Required fix_required = rule.severity == Severity::info ? Required::no : Required::yes;
+  std::vector<const toml::node*> fix_nodes = reader.strings("fix", rule.fix, fix_required);
+  for (std::size_t i = 0; i < fix_nodes.size(); ++i) {
+    check_placeholders("fix", rule.fix[i], fix_nodes[i], ctx);
+  }
+  reader.strings("references", rule.references, Required::yes);
+  reader.strings("tags", rule.tags, Required::no);
+
+  std::vector<std::string> superseded_by;
+  std::vector<const toml::node*> superseded_nodes = reader.strings("superseded_by", superseded_by, Required::no);
+  for (std::size_t i = 0; i < superseded_by.size(); ++i) {
+    int line = line_of(*superseded_nodes[i]);
+    if (superseded_by[i] == rule.id) {
+      ctx.error(line, "a rule cannot be superseded by itself");
+    }
+    rule.superseded_by.push_back(RuleRef{superseded_by[i], line});
+  }
+
+  std::vector<const toml::node*> evidence_nodes = reader.strings("evidence", rule.evidence, Required::no);
+  for (std::size_t i = 0; i < rule.evidence.size(); ++i) {
+    if (!find_fact_spec(rule.evidence[i])) {
+      ctx.error(line_of(*evidence_nodes[i]), "evidence names unknown fact '" + rule.evidence[i] + "'" +
+                                                 rules_detail::fact_suggestion(rule.evidence[i]));
+    }
+  }
+
+  if (const toml::node* when = reader.get("when", Required::yes)) {
+    if (std::optional<Condition> condition = rules_detail::parse_condition(*when, ctx)) {
+      rule.when = std::move(*condition);
+    }
+  }
+  if (ctx.failed) {
+    return std::nullopt;
+  }
+  return rule;
+}
+
+// Whether following superseded_by from `at` leads back to `start`; `path` gets the chain.
+bool find_cycle(const std::map<std::string, const Rule*>& by_id, const std::string& start, const std::string& at,
+                std::vector<std::string>& path) {
+  auto it = by_id.find(at);
+  if (it == by_id.end()) {
+    return false;
+  }
+  for (const RuleRef& ref : it->second->superseded_by) {
+    if (ref.id == start) {
+      path.push_back(ref.id);
+      return true;
+    }
+    if (std::find(path.begin(), path.end(), ref.id) != path.end()) {
+      continue;
+    }
+    path.push_back(ref.id);
+    if (find_cycle(by_id, start, ref.id, path)) {
+      return true;
+    }
+    path.pop_back();
+  }
+  return false;
+}
+
+std::optional<Rule> load_one(const RuleSource& source, std::vector<Error>& errors) {
+  LoadContext ctx{source.path, source.text, &errors};
+  try {
+#if TOML_EXCEPTIONS
+    toml::table table = toml::parse(source.text, source.path);
+#else
+    toml::parse_result parsed = toml::parse(source.text, source.path);
+    if (!parsed) {
+      ctx.error(static_cast<int>(parsed.error().source().begin.line), std::string(parsed.error().description()));
+      return std::nullopt;
+    }
+    toml::table table = std::move(parsed).table();
+#endif
+    return read_rule(source, table, ctx);
+#if TOML_EXCEPTIONS
+  } catch (const toml::parse_error& error) {
+    ctx.error(static_cast<int>(error.source().begin.line), "TOML syntax error: " + std::string(error.description()));
+#endif
+  } catch (const std::exception& error) {
+    ctx.error(0, std::string("cannot read rule: ") + error.what());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string rule_id_for_path(std::string_view relative_path) {
+  std::string id(relative_path);
+  if (id.ends_with(".toml")) {
+    id.resize(id.size() - 5);
+  }
+  while (id.starts_with("./")) {
+    id.erase(0, 2);
+  }
+  std::replace(id.begin(), id.end(), '/', '.');
+  return id;
+}
+
+std::optional<Rule> load_rule(const RuleSource& source, std::vector<Error>& errors) {
+  // Report this file's problems in line order, whichever check found them first.
+  std::size_t first = errors.size();
+  std::optional<Rule> rule = load_one(source, errors);
+  std::stable_sort(errors.begin() + static_cast<std::ptrdiff_t>(first), errors.end(),
+                   [](const Error& a, const Error& b) { return a.line < b.line; });
+  return rule;
+}
+
+RuleLoadResult load_rules(std::span<const RuleSource> sources) {
+  RuleLoadResult result;
+  // Ids of every file, loaded or not, so a broken rule does not make others' references fail too.
+  std::vector<std::string> known_ids;
+  for (const RuleSource& source : sources) {
+    if (std::optional<Rule> rule = load_rule(source, result.errors)) {
+      result.rules.push_back(std::move(*rule));
+    }
+    known_ids.push_back(rule_id_for_path(source.relative_path.empty() ? source.path : source.relative_path));
+  }
+
+  std::map<std::string, const Rule*> by_id;
+  for (const Rule& rule : result.rules) {
+    auto [it, inserted] = by_id.emplace(rule.id, &rule);
+    if (!inserted) {
+      result.errors.push_back(Error{"duplicate rule id '" + rule.id + "' (first defined in " + it->second->file + ")",
+                                    rule.file, rule.line});
+    }
+    known_ids.push_back(rule.id);
+  }
+  for (const Rule& rule : result.rules) {
+    for (const RuleRef& ref : rule.superseded_by) {
+      if (std::find(known_ids.begin(), known_ids.end(), ref.id) == known_ids.end()) {
+        result.errors.push_back(Error{"superseded_by names unknown rule '" + ref.id + "'" +
+                                          did_you_mean(ref.id, known_ids),
+                                      rule.file, ref.line});
+      }
+    }
+    std::vector<std::string> path = {rule.id};
+    if (find_cycle(by_id, rule.id, rule.id, path)) {
+      std::string chain;
+      for (const std::string& id : path) {
+        chain += (chain.empty() ? "" : " -> ") + id;
+      }
+      result.errors.push_back(Error{"superseded_by forms a cycle: " + chain, rule.file, rule.line});
+    }
+  }
+  return result;
+}
+
+}  // namespace gd

@@ -1,0 +1,593 @@
+#include "sys/helper_exec.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <ctime>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_reply_limit = 256 * 1024;
+constexpr std::size_t k_stream_limit = 64 * 1024;
+constexpr std::size_t k_elf_read_limit = 64 * 1024;  // PT_INTERP sits in the first page
+constexpr int k_child_reply_fd = 3;                   // the helper is told `--reply-fd 3`
+constexpr int k_child_image_fd = 4;                   // the memfd, run as /proc/self/fd/4
+constexpr int k_child_error_fd = 5;                   // CLOEXEC: EOF means execve worked
+constexpr int k_high_fd = 10;  // parent fds live here: the child's dup2 never clobbers one
+constexpr unsigned k_mfd_exec = 0x10;  // MFD_EXEC (Linux 6.3); older headers lack it
+constexpr long k_sys_close_range = 436;  // same number on x86_64 and aarch64
+constexpr std::int64_t k_poll_slice_ms = 10;      // how often a running child is checked
+constexpr std::int64_t k_drain_after_exit_ms = 200;  // grandchildren may hold the pipes
+constexpr std::int64_t k_reap_grace_ms = 2000;    // after SIGKILL; then the child is abandoned
+
+/// Removed by HelperRequest::clean_env: each can point libcuda somewhere else.
+constexpr std::array<std::string_view, 3> k_clean_env_drop = {
+    "LD_LIBRARY_PATH",       // a toolkit stubs/ or compat/ libcuda found first
+    "LD_PRELOAD",            // interposers (profilers, fake GPUs)
+    "CUDA_VISIBLE_DEVICES",  // "" or a bad index/UUID hides every GPU (cuInit 100)
+};
+
+/// ELF e_machine values and where each distribution keeps that architecture's glibc loader.
+struct LoaderPaths {
+  std::uint16_t machine;
+  std::string_view name;
+  std::array<std::string_view, 6> paths;
+};
+constexpr std::array<LoaderPaths, 2> k_loaders = {{
+    {62 /* EM_X86_64 */, "ld-linux-x86-64.so.2",
+     {"/lib64/ld-linux-x86-64.so.2",                    // the ABI path (PT_INTERP)
+      "/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",     // Debian/Ubuntu multiarch
+      "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",  // merged-/usr multiarch
+      "/usr/lib64/ld-linux-x86-64.so.2",                // RHEL/Fedora/SUSE merged /usr
+      "/usr/lib/ld-linux-x86-64.so.2",                  // Arch
+      "/lib/ld-linux-x86-64.so.2"}},                    // gcompat-style layouts
+    {183 /* EM_AARCH64 */, "ld-linux-aarch64.so.1",
+     {"/lib/ld-linux-aarch64.so.1",                     // the ABI path (PT_INTERP)
+      "/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1",   // Debian/Ubuntu multiarch
+      "/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1",
+      "/lib64/ld-linux-aarch64.so.1",                   // RHEL/Fedora
+      "/usr/lib64/ld-linux-aarch64.so.1",
+      "/usr/lib/ld-linux-aarch64.so.1"}},               // Arch ARM
+}};
+
+/// Programs whose PT_INTERP names the system's glibc loader where no fixed path has it (NixOS).
+constexpr std::array<std::string_view, 3> k_loader_witnesses = {
+    "/run/current-system/sw/bin/sh", "/bin/sh", "/usr/bin/env"};
+
+struct ElfInfo {
+  std::uint16_t machine = 0;
+  std::string interp;  ///< empty: static or no PT_INTERP
+};
+
+std::uint64_t read_le(std::span<const unsigned char> bytes, std::size_t offset, std::size_t size) {
+  std::uint64_t value = 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    value |= static_cast<std::uint64_t>(bytes[offset + i]) << (8 * i);
+  }
+  return value;
+}
+
+/// e_machine and PT_INTERP of a little-endian ELF64 image; nullopt when it is not one.
+std::optional<ElfInfo> parse_elf(std::span<const unsigned char> elf) {
+  constexpr unsigned char k_magic[] = {0x7f, 'E', 'L', 'F', 2 /* ELFCLASS64 */, 1 /* LSB */};
+  if (elf.size() < 64 || !std::equal(std::begin(k_magic), std::end(k_magic), elf.begin())) {
+    return std::nullopt;
+  }
+  ElfInfo info;
+  info.machine = static_cast<std::uint16_t>(read_le(elf, 18, 2));
+  std::uint64_t phoff = read_le(elf, 32, 8);
+  std::uint64_t phentsize = read_le(elf, 54, 2);
+  std::uint64_t phnum = read_le(elf, 56, 2);
+  for (std::uint64_t i = 0; i < phnum && phentsize >= 56; ++i) {
+    std::uint64_t ph = phoff + i * phentsize;
+    if (ph > elf.size() || elf.size() - ph < 56) {
+      break;
+    }
+    if (read_le(elf, ph, 4) != 3 /* PT_INTERP */) {
+      continue;
+    }
+    std::uint64_t offset = read_le(elf, ph + 8, 8);
+    std::uint64_t size = read_le(elf, ph + 32, 8);
+    if (offset <= elf.size() && size <= elf.size() - offset) {
+      std::string_view text(reinterpret_cast<const char*>(elf.data() + offset), size);
+      info.interp = std::string(text.substr(0, text.find('\0')));
+    }
+    break;
+  }
+  return info;
+}
+
+bool is_runnable_file(const std::string& path) {
+  struct stat st {};
+  return !path.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+/// Up to k_elf_read_limit bytes of a file; empty on any error.
+std::vector<unsigned char> read_head(const char* path) {
+  std::vector<unsigned char> bytes;
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return bytes;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    bytes.resize(k_elf_read_limit);
+    ssize_t n;
+    do {
+      n = ::read(fd, bytes.data(), bytes.size());
+    } while (n < 0 && errno == EINTR);
+    bytes.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  }
+  ::close(fd);
+  return bytes;
+}
+
+std::int64_t now_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+/// Closes on scope exit (the parent's copies of pipes, the memfd).
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) : m_fd(fd) {}
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd() { reset(); }
+  int get() const { return m_fd; }
+  void reset(int fd = -1) {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+    m_fd = fd;
+  }
+
+ private:
+  int m_fd;
+};
+
+/// Moves a CLOEXEC descriptor to k_high_fd or above (closing the original); -1 on failure.
+int move_high(int fd) {
+  if (fd < 0) {
+    return -1;
+  }
+  int high = ::fcntl(fd, F_DUPFD_CLOEXEC, k_high_fd);
+  ::close(fd);
+  return high;
+}
+
+std::string errno_text(std::string_view what, int error) {
+  return std::string(what) + ": " + std::strerror(error);
+}
+
+/// A memfd holding the helper image. MFD_EXEC first (kernels with vm.memfd_noexec); EINVAL
+/// (kernel before 6.3) or EACCES (noexec enforced) retry without it: the loader only mmaps
+/// the file, which a noexec memfd still allows.
+int make_image_fd(std::span<const unsigned char> elf, std::string& error) {
+  int fd = ::memfd_create("gpudoctor-cuda-helper", MFD_CLOEXEC | k_mfd_exec);
+  if (fd < 0 && (errno == EINVAL || errno == EACCES)) {
+    fd = ::memfd_create("gpudoctor-cuda-helper", MFD_CLOEXEC);
+  }
+  if (fd < 0) {
+    error = errno_text("memfd_create", errno);
+    return -1;
+  }
+  std::size_t done = 0;
+  while (done < elf.size()) {
+    ssize_t n = ::write(fd, elf.data() + done, elf.size() - done);
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      error = errno_text("writing the helper to its memfd", n < 0 ? errno : EIO);
+      ::close(fd);
+      return -1;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return move_high(fd);
+}
+
+/// Everything the child needs, prepared before fork: after it only async-signal-safe calls.
+struct ChildPlan {
+  std::vector<std::string> args;
+  std::vector<std::string> env;
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+  int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1, reply_fd = -1, image_fd = -1, error_fd = -1;
+  pid_t parent = 0;
+  int max_fd = 1024;  ///< close() loop bound where close_range is missing
+};
+
+/// What a child reports on the error pipe before it gives up: which step, which errno.
+struct ChildFailure {
+  int step;  ///< 0 execve, 1 fd setup
+  int error;
+};
+
+[[noreturn]] void child_fail(int fd, int step) {
+  ChildFailure failure{step, errno};
+  [[maybe_unused]] ssize_t n = ::write(fd, &failure, sizeof failure);
+  ::_exit(127);
+}
+
+[[noreturn]] void run_child(const ChildPlan& plan) {
+  ::setpgid(0, 0);  // its own group: a timeout kills libcuda's children too
+  // Killed if gpudoctor dies. Linux ties this to the forking *thread*: callers run the helper
+  // from a thread that outlives it (RealHost does so from the calling thread, synchronously).
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != plan.parent) {
+    ::_exit(127);  // the parent died before PDEATHSIG was armed
+  }
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  for (int sig = 1; sig < 65; ++sig) {  // our handlers must not run in the child
+    ::sigaction(sig, &default_action, nullptr);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+
+  const std::array<std::pair<int, int>, 6> moves = {{{plan.stdin_fd, 0},
+                                                     {plan.stdout_fd, 1},
+                                                     {plan.stderr_fd, 2},
+                                                     {plan.reply_fd, k_child_reply_fd},
+                                                     {plan.image_fd, k_child_image_fd},
+                                                     {plan.error_fd, k_child_error_fd}}};
+  for (const auto& [from, to] : moves) {
+    if (::dup2(from, to) < 0) {  // the sources are all >= k_high_fd, so none is overwritten
+      child_fail(plan.error_fd, 1);
+    }
+  }
+  ::fcntl(k_child_error_fd, F_SETFD, FD_CLOEXEC);
+  if (::syscall(k_sys_close_range, k_child_error_fd + 1, ~0U, 0) != 0) {
+    for (int fd = k_child_error_fd + 1; fd < plan.max_fd; ++fd) {
+      ::close(fd);
+    }
+  }
+  ::execve(plan.argv[0], plan.argv.data(), plan.envp.data());
+  child_fail(k_child_error_fd, 0);
+}
+
+void build_plan(ChildPlan& plan, const std::string& loader, const HelperRequest& request) {
+  plan.args = {loader, "/proc/self/fd/" + std::to_string(k_child_image_fd), "--reply-fd",
+               std::to_string(k_child_reply_fd)};
+  if (!request.libcuda_path.empty()) {
+    plan.args.insert(plan.args.end(), {"--libcuda", request.libcuda_path});
+  }
+  if (!request.libnvml_path.empty()) {
+    plan.args.insert(plan.args.end(), {"--libnvml", request.libnvml_path});
+  }
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    std::string_view text(*entry);
+    std::string_view name = text.substr(0, text.find('='));
+    bool dropped = request.clean_env && std::find(k_clean_env_drop.begin(), k_clean_env_drop.end(),
+                                                  name) != k_clean_env_drop.end();
+    if (!dropped) {
+      plan.env.emplace_back(text);
+    }
+  }
+  for (std::string& arg : plan.args) {
+    plan.argv.push_back(arg.data());
+  }
+  plan.argv.push_back(nullptr);
+  for (std::string& var : plan.env) {
+    plan.envp.push_back(var.data());
+  }
+  plan.envp.push_back(nullptr);
+  plan.parent = ::getpid();
+  long open_max = ::sysconf(_SC_OPEN_MAX);
+  plan.max_fd = static_cast<int>(std::clamp(open_max, 1024L, 65536L));
+}
+
+/// One pipe from the child; bytes beyond `limit` are read and dropped.
+struct Stream {
+  int fd;
+  std::string* sink;
+  std::size_t limit;
+  bool* cut;
+};
+
+/// Reads what is there now; false once the stream reached EOF or failed.
+bool drain(Stream& stream) {
+  std::array<char, 16384> buffer;  // small: this may run on a thread with a musl-sized stack
+  for (;;) {
+    ssize_t n = ::read(stream.fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0 && errno == EAGAIN) {
+      return true;
+    }
+    if (n <= 0) {
+      return false;
+    }
+    std::size_t room = stream.limit - std::min(stream.limit, stream.sink->size());
+    std::size_t keep = std::min(room, static_cast<std::size_t>(n));
+    stream.sink->append(buffer.data(), keep);
+    if (keep < static_cast<std::size_t>(n) && stream.cut != nullptr) {
+      *stream.cut = true;
+    }
+  }
+}
+
+/// A CLOEXEC pipe, both ends moved to k_high_fd or above.
+struct Pipe {
+  UniqueFd read;
+  UniqueFd write;
+};
+
+bool make_pipe(Pipe& pipe, std::string& error) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) {
+    error = errno_text("pipe2", errno);
+    return false;
+  }
+  pipe.read.reset(move_high(fds[0]));
+  pipe.write.reset(move_high(fds[1]));
+  if (pipe.read.get() < 0 || pipe.write.get() < 0) {
+    error = errno_text("moving a pipe to a high descriptor", errno);
+    return false;
+  }
+  if (::fcntl(pipe.read.get(), F_SETFL, O_NONBLOCK) != 0) {
+    error = errno_text("making a pipe non-blocking", errno);
+    return false;
+  }
+  return true;
+}
+
+/// How the child ended, as far as the supervisor saw it.
+struct Supervision {
+  bool reaped = false;
+  bool status_lost = false;  ///< waitpid said ECHILD: someone set SIGCHLD to SIG_IGN
+  int wait_status = 0;
+  bool timed_out = false;
+  bool abandoned = false;  ///< not reaped within k_reap_grace_ms of SIGKILL
+  std::int64_t end_ms = 0;
+};
+
+/// Reads the streams until the child is gone and they are closed, killing its process group
+/// at the deadline. Does not allocate (the sinks were reserved), so nothing throws while the
+/// child runs.
+Supervision supervise(pid_t pid, std::array<Stream, 4>& streams, std::int64_t deadline) {
+  Supervision s;
+  std::array<bool, 4> open = {true, true, true, true};
+  std::int64_t kill_time = 0;
+  for (;;) {
+    if (!s.reaped) {
+      int status = 0;
+      pid_t r = ::waitpid(pid, &status, WNOHANG);
+      if (r == pid || (r < 0 && errno == ECHILD)) {
+        s.reaped = true;
+        s.status_lost = r != pid;
+        s.wait_status = status;
+        s.end_ms = now_ms();
+      }
+    }
+    std::array<pollfd, 4> fds{};
+    std::array<std::size_t, 4> which{};
+    nfds_t count = 0;
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      if (open[i]) {
+        fds[count] = pollfd{streams[i].fd, POLLIN, 0};
+        which[count++] = i;
+      }
+    }
+    std::int64_t now = now_ms();
+    if (s.reaped && (count == 0 || now >= s.end_ms + k_drain_after_exit_ms)) {
+      if (count != 0 && !s.timed_out) {
+        ::kill(-pid, SIGKILL);  // something it started still holds the pipes
+      }
+      return s;
+    }
+    if (!s.reaped && !s.timed_out && now >= deadline) {
+      s.timed_out = true;
+      kill_time = now;
+      ::kill(-pid, SIGKILL);  // the helper and whatever libcuda started
+      ::kill(pid, SIGKILL);
+    }
+    if (s.timed_out && !s.reaped && now >= kill_time + k_reap_grace_ms) {
+      s.abandoned = true;
+      s.end_ms = now;
+      return s;
+    }
+    std::int64_t wait = k_poll_slice_ms;
+    if (!s.timed_out && !s.reaped) {
+      wait = std::min(wait, deadline - now);
+    }
+    if (s.reaped) {
+      wait = std::min(wait, s.end_ms + k_drain_after_exit_ms - now);
+    }
+    if (::poll(fds.data(), count, static_cast<int>(std::max<std::int64_t>(wait, 0))) <= 0) {
+      continue;
+    }
+    for (nfds_t i = 0; i < count; ++i) {
+      if (fds[i].revents != 0 && ((fds[i].revents & POLLNVAL) || !drain(streams[which[i]]))) {
+        open[which[i]] = false;
+      }
+    }
+  }
+}
+
+std::string first_line(std::string_view text) {
+  return std::string(text.substr(0, std::min<std::size_t>(text.find('\n'), 200)));
+}
+
+void run_helper(std::span<const unsigned char> elf, const HelperRequest& request,
+                HelperOutcome& outcome) {
+  using Status = HelperOutcome::Status;
+  outcome.loader = find_glibc_loader(elf);
+  if (outcome.loader.empty()) {
+    outcome.status = Status::no_loader;
+    outcome.error = "no glibc dynamic loader for the helper on this host (musl-only system?)";
+    return;
+  }
+  outcome.status = Status::exec_failed;  // until the child is running
+  UniqueFd image(make_image_fd(elf, outcome.error));
+  Pipe reply, out, err, failure;
+  if (image.get() < 0 || !make_pipe(reply, outcome.error) || !make_pipe(out, outcome.error) ||
+      !make_pipe(err, outcome.error) || !make_pipe(failure, outcome.error)) {
+    return;
+  }
+  UniqueFd null_fd(move_high(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
+  if (null_fd.get() < 0) {
+    outcome.error = errno_text("opening /dev/null", errno);
+    return;
+  }
+  ChildPlan plan;
+  build_plan(plan, outcome.loader, request);
+  plan.stdin_fd = null_fd.get();
+  plan.stdout_fd = out.write.get();
+  plan.stderr_fd = err.write.get();
+  plan.reply_fd = reply.write.get();
+  plan.image_fd = image.get();
+  plan.error_fd = failure.write.get();
+  std::string failure_bytes;
+  outcome.reply.reserve(k_reply_limit);
+  outcome.out.reserve(k_stream_limit);
+  outcome.err.reserve(k_stream_limit);
+  failure_bytes.reserve(sizeof(ChildFailure));
+
+  // All signals blocked across fork: no handler of ours may run in the child before it resets
+  // them to SIG_DFL.
+  sigset_t all, previous;
+  sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &previous);
+  std::int64_t start = now_ms();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    run_child(plan);
+  }
+  int fork_error = errno;
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  if (pid < 0) {
+    outcome.error = errno_text("fork", fork_error);
+    return;
+  }
+  ::setpgid(pid, pid);  // also here: the group must exist before we might kill it
+  for (UniqueFd* child_end :
+       {&reply.write, &out.write, &err.write, &failure.write, &image, &null_fd}) {
+    child_end->reset();  // only the child holds them now: EOF comes when it is gone
+  }
+
+  bool* cut = &outcome.output_cut;
+  std::array<Stream, 4> streams = {{
+      {reply.read.get(), &outcome.reply, k_reply_limit, cut},
+      {out.read.get(), &outcome.out, k_stream_limit, cut},
+      {err.read.get(), &outcome.err, k_stream_limit, cut},
+      {failure.read.get(), &failure_bytes, sizeof(ChildFailure), nullptr},
+  }};
+  std::int64_t deadline = start + std::max(request.timeout_ms, 0);
+  Supervision s = supervise(pid, streams, deadline);
+  outcome.duration_ms = s.end_ms - start;
+  for (std::string* text : {&outcome.reply, &outcome.out, &outcome.err}) {
+    text->shrink_to_fit();  // the reservations were only for the no-allocation window
+  }
+
+  if (failure_bytes.size() == sizeof(ChildFailure)) {
+    ChildFailure child{};
+    std::memcpy(&child, failure_bytes.data(), sizeof child);
+    outcome.error = child.step == 0
+                        ? errno_text("execve " + outcome.loader, child.error)
+                        : errno_text("setting up the helper's descriptors", child.error);
+    return;  // status stays exec_failed
+  }
+  if (s.timed_out) {
+    outcome.status = Status::timed_out;
+    if (s.abandoned) {
+      outcome.error = "the helper (pid " + std::to_string(pid) + ") did not exit within " +
+                      std::to_string(k_reap_grace_ms) +
+                      " ms of SIGKILL (stuck in the kernel, D state?); abandoned";
+    }
+  } else if (s.status_lost) {
+    outcome.status = Status::finished;
+    outcome.exit_code = -1;
+    outcome.error = "exit status lost: SIGCHLD is ignored in this process";
+  } else if (WIFSIGNALED(s.wait_status)) {
+    outcome.status = Status::crashed;
+    outcome.signal = WTERMSIG(s.wait_status);
+  } else {
+    outcome.exit_code = WEXITSTATUS(s.wait_status);
+    outcome.status = Status::finished;
+    if (outcome.exit_code == 127 && outcome.reply.empty()) {
+      // The loader ran but could not start the helper (no /proc, glibc older than 2.17, ...).
+      outcome.status = Status::exec_failed;
+      outcome.error =
+          "the loader could not start the helper (exit 127): " + first_line(outcome.err);
+    }
+  }
+}
+
+}  // namespace
+
+std::string find_glibc_loader(std::span<const unsigned char> helper_elf) {
+  try {
+    std::optional<ElfInfo> helper = parse_elf(helper_elf);
+    if (!helper) {
+      return {};
+    }
+    if (is_runnable_file(helper->interp)) {
+      return helper->interp;
+    }
+    auto loaders = std::find_if(k_loaders.begin(), k_loaders.end(),
+                                [&](const LoaderPaths& l) { return l.machine == helper->machine; });
+    if (loaders == k_loaders.end()) {
+      return {};
+    }
+    for (std::string_view path : loaders->paths) {
+      if (is_runnable_file(std::string(path))) {
+        return std::string(path);
+      }
+    }
+    // Only a glibc loader of the same architecture will do: /bin/sh on Alpine names ld-musl.
+    for (std::string_view witness : k_loader_witnesses) {
+      std::optional<ElfInfo> info = parse_elf(read_head(std::string(witness).c_str()));
+      std::string_view interp = info ? std::string_view(info->interp) : std::string_view();
+      std::string_view base = interp.substr(interp.rfind('/') + 1);
+      if (info && info->machine == helper->machine && base == loaders->name &&
+          is_runnable_file(info->interp)) {
+        return info->interp;
+      }
+    }
+  } catch (...) {
+    // allocation failure: no loader found is the honest answer
+  }
+  return {};
+}
+
+HelperOutcome exec_cuda_helper(std::span<const unsigned char> helper_elf,
+                               const HelperRequest& request) {
+  HelperOutcome outcome;
+  try {
+    run_helper(helper_elf, request, outcome);
+  } catch (const std::exception& e) {  // only before fork or after reaping: nothing is left running
+    outcome.status = HelperOutcome::Status::exec_failed;
+    outcome.error = std::string("internal error: ") + e.what();
+  } catch (...) {
+    outcome.status = HelperOutcome::Status::exec_failed;
+    outcome.error = "internal error";
+  }
+  return outcome;
+}
+
+}  // namespace gd

@@ -1,0 +1,112 @@
+#pragma once
+// The one layer through which gpudoctor touches the host (GUIDE 5.4). Everything after it
+// is pure. Three implementations: RealHost (the live system, optionally under --root),
+// RecordingHost (wraps another and keeps a Capture of every answer), ReplayHost (answers
+// from a Capture). Probes only ever see `Host&`.
+
+#include <cstdint>
+#include <expected>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+/// An errno from a host call, with the text that goes into reports ("ENOENT").
+struct IoError {
+  int code = 0;
+  std::string describe() const;  ///< "ENOENT (No such file or directory)"
+};
+
+template <typename T>
+using IoResult = std::expected<T, IoError>;
+
+enum class FileKind { regular, directory, symlink, char_device, block_device, fifo, socket, other };
+
+std::string_view to_string(FileKind kind);
+std::optional<FileKind> file_kind_from_string(std::string_view text);
+
+struct FileStat {
+  FileKind kind = FileKind::other;
+  std::uint32_t mode = 0;  ///< permission bits only (07777)
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+  std::uint32_t major = 0;  ///< device number, for device nodes
+  std::uint32_t minor = 0;
+  std::uint64_t size = 0;
+};
+
+struct Identity {
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+  std::vector<std::uint32_t> groups;  ///< supplementary groups
+};
+
+struct Uname {
+  std::string sysname;
+  std::string nodename;
+  std::string release;
+  std::string version;
+  std::string machine;
+};
+
+/// How the CUDA helper should be run.
+struct HelperRequest {
+  bool clean_env = false;     ///< drop LD_LIBRARY_PATH, LD_PRELOAD, CUDA_VISIBLE_DEVICES
+  int timeout_ms = 30000;     ///< killed after this long; a hang becomes a finding
+  std::string libcuda_path;   ///< dlopen this file instead of "libcuda.so.1" (empty: default)
+  std::string libnvml_path;   ///< same for "libnvidia-ml.so.1"
+  /// Name of this run in captures: "user-env" or "clean-env".
+  std::string mode() const { return clean_env ? "clean-env" : "user-env"; }
+};
+
+/// What happened when the helper ran. The reply is parsed by probes/helper_reply.
+struct HelperOutcome {
+  enum class Status {
+    finished,     ///< exited by itself (exit_code says how)
+    timed_out,    ///< killed after timeout_ms
+    crashed,      ///< ended by a signal it did not get from us
+    no_loader,    ///< no glibc dynamic loader on this host (musl-only)
+    exec_failed,  ///< could not be started (error says why)
+    not_run,      ///< not run at all (--root, replay without a recorded run); error says why
+  };
+  Status status = Status::not_run;
+  int exit_code = 0;
+  int signal = 0;          ///< the signal number when crashed
+  std::string reply;       ///< the protocol text from the reply pipe (possibly cut)
+  std::string out;         ///< the helper's stdout (libcuda may print there), bounded
+  std::string err;         ///< its stderr, bounded
+  bool output_cut = false; ///< a stream was longer than its bound and was cut
+  std::int64_t duration_ms = 0;
+  std::string loader;      ///< the dynamic loader it ran under
+  std::string error;       ///< why it could not run (exec_failed, no_loader, not_run)
+};
+
+std::string_view to_string(HelperOutcome::Status status);
+std::optional<HelperOutcome::Status> helper_status_from_string(std::string_view text);
+
+class Host {
+ public:
+  virtual ~Host() = default;
+
+  /// The file's content, at most `max_bytes` of it. Never blocks: FIFOs, sockets and devices
+  /// are refused (EINVAL is not used; ENXIO for "not a regular file").
+  virtual IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) = 0;
+  /// Names in a folder, sorted, without "." and "..".
+  virtual IoResult<std::vector<std::string>> list_dir(std::string_view path) = 0;
+  virtual IoResult<FileStat> stat(std::string_view path) = 0;   ///< follows links
+  virtual IoResult<FileStat> lstat(std::string_view path) = 0;  ///< does not
+  virtual IoResult<std::string> read_link(std::string_view path) = 0;
+  /// Opens the device node read-write, non-blocking, and closes it again: 0 or the errno.
+  virtual int open_device(std::string_view path) = 0;
+  /// An environment variable. Only names on the allowlist (sys/env_allowlist) may be asked:
+  /// others throw std::logic_error, so no secret can be read by accident.
+  virtual std::optional<std::string> env(std::string_view name) = 0;
+  virtual Identity identity() = 0;
+  virtual Uname uname() = 0;
+  /// Runs the embedded libcuda/NVML helper; never hangs, never throws.
+  virtual HelperOutcome run_cuda_helper(const HelperRequest& request) = 0;
+};
+
+}  // namespace gd

@@ -1,0 +1,323 @@
+#include "sys/real_host.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "sys/env_allowlist.hpp"
+#include "sys/helper_exec.hpp"
+
+namespace gd {
+namespace {
+
+constexpr int k_max_symlink_hops = 40;             // the kernel's own limit (MAXSYMLINKS)
+constexpr std::size_t k_max_dir_entries = 100000;  // a folder larger than this is cut
+
+std::unexpected<IoError> io_error(int code) { return std::unexpected(IoError{code}); }
+
+std::vector<std::string> split_components(std::string_view path) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  while (pos < path.size()) {
+    std::size_t next = path.find('/', pos);
+    if (next == std::string_view::npos) {
+      next = path.size();
+    }
+    if (next > pos) {
+      parts.emplace_back(path.substr(pos, next - pos));
+    }
+    pos = next + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+FileStat file_stat_from(const struct ::stat& st) {
+  FileStat out;
+  if (S_ISREG(st.st_mode)) {
+    out.kind = FileKind::regular;
+  } else if (S_ISDIR(st.st_mode)) {
+    out.kind = FileKind::directory;
+  } else if (S_ISLNK(st.st_mode)) {
+    out.kind = FileKind::symlink;
+  } else if (S_ISCHR(st.st_mode)) {
+    out.kind = FileKind::char_device;
+  } else if (S_ISBLK(st.st_mode)) {
+    out.kind = FileKind::block_device;
+  } else if (S_ISFIFO(st.st_mode)) {
+    out.kind = FileKind::fifo;
+  } else if (S_ISSOCK(st.st_mode)) {
+    out.kind = FileKind::socket;
+  }
+  out.mode = st.st_mode & 07777;
+  out.uid = st.st_uid;
+  out.gid = st.st_gid;
+  if (out.kind == FileKind::char_device || out.kind == FileKind::block_device) {
+    out.major = major(st.st_rdev);
+    out.minor = minor(st.st_rdev);
+  }
+  out.size = static_cast<std::uint64_t>(st.st_size);
+  return out;
+}
+
+RealHost::RealHost(std::string root, std::span<const unsigned char> helper_elf)
+    : m_root(std::move(root)), m_helper_elf(helper_elf) {
+  while (m_root.size() > 1 && m_root.back() == '/') {
+    m_root.pop_back();
+  }
+  m_is_live_root = (m_root == "/" || m_root.empty());
+}
+
+IoResult<std::string> RealHost::resolve(std::string_view path, FollowLast follow_last) const {
+  if (path.empty() || path[0] != '/') {
+    return io_error(EINVAL);
+  }
+  if (m_is_live_root) {
+    return std::string(path);  // the kernel resolves links itself
+  }
+  // Walk the path inside the root: ".." stops at the root, absolute link targets restart
+  // at the root, and a loop ends with ELOOP instead of escaping or spinning.
+  std::vector<std::string> pending = split_components(path);
+  std::reverse(pending.begin(), pending.end());
+  std::vector<std::string> done;
+  int hops = 0;
+  while (!pending.empty()) {
+    std::string part = std::move(pending.back());
+    pending.pop_back();
+    if (part == ".") {
+      continue;
+    }
+    if (part == "..") {
+      if (!done.empty()) {
+        done.pop_back();
+      }
+      continue;
+    }
+    std::string candidate = m_root;
+    for (const auto& d : done) {
+      candidate += "/" + d;
+    }
+    candidate += "/" + part;
+    bool is_last = pending.empty();
+    struct ::stat st {};
+    if (::lstat(candidate.c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || (is_last && follow_last == FollowLast::no)) {
+      done.push_back(std::move(part));
+      continue;
+    }
+    if (++hops > k_max_symlink_hops) {
+      return io_error(ELOOP);
+    }
+    char target[4096];
+    ssize_t n = ::readlink(candidate.c_str(), target, sizeof target - 1);
+    if (n < 0) {
+      return io_error(errno);
+    }
+    std::string_view target_view(target, static_cast<std::size_t>(n));
+    if (!target_view.empty() && target_view[0] == '/') {
+      done.clear();
+    }
+    std::vector<std::string> target_parts = split_components(target_view);
+    for (auto it = target_parts.rbegin(); it != target_parts.rend(); ++it) {
+      pending.push_back(*it);
+    }
+  }
+  std::string out = m_root;
+  for (const auto& d : done) {
+    out += "/" + d;
+  }
+  return out;
+}
+
+IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max_bytes) {
+  auto real = resolve(path, FollowLast::yes);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  // Look before opening: opening a FIFO, a socket or a device can block or have effects.
+  struct ::stat st {};
+  if (::stat(real->c_str(), &st) != 0) {
+    return io_error(errno);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return io_error(EISDIR);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return io_error(ENXIO);
+  }
+  int fd = ::open(real->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    return io_error(errno);
+  }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // swapped between stat and open
+    ::close(fd);
+    return io_error(ENXIO);
+  }
+  std::string content;
+  char buffer[16384];
+  while (content.size() < max_bytes) {
+    std::size_t want = std::min(sizeof buffer, max_bytes - content.size());
+    ssize_t n = ::read(fd, buffer, want);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      int saved = errno;
+      ::close(fd);
+      return io_error(saved);
+    }
+    if (n == 0) {
+      break;
+    }
+    content.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return content;
+}
+
+IoResult<std::vector<std::string>> RealHost::list_dir(std::string_view path) {
+  auto real = resolve(path, FollowLast::yes);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  DIR* dir = ::opendir(real->c_str());
+  if (!dir) {
+    return io_error(errno);
+  }
+  std::vector<std::string> names;
+  while (dirent* entry = ::readdir(dir)) {
+    std::string_view name = entry->d_name;
+    if (name == "." || name == "..") {
+      continue;
+    }
+    if (names.size() >= k_max_dir_entries) {
+      break;
+    }
+    names.emplace_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+IoResult<FileStat> RealHost::stat(std::string_view path) {
+  auto real = resolve(path, FollowLast::yes);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  struct ::stat st {};
+  if (::stat(real->c_str(), &st) != 0) {
+    return io_error(errno);
+  }
+  return file_stat_from(st);
+}
+
+IoResult<FileStat> RealHost::lstat(std::string_view path) {
+  auto real = resolve(path, FollowLast::no);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  struct ::stat st {};
+  if (::lstat(real->c_str(), &st) != 0) {
+    return io_error(errno);
+  }
+  return file_stat_from(st);
+}
+
+IoResult<std::string> RealHost::read_link(std::string_view path) {
+  auto real = resolve(path, FollowLast::no);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  char target[4096];
+  ssize_t n = ::readlink(real->c_str(), target, sizeof target);
+  if (n < 0) {
+    return io_error(errno);
+  }
+  if (static_cast<std::size_t>(n) == sizeof target) {
+    return io_error(ENAMETOOLONG);
+  }
+  return std::string(target, static_cast<std::size_t>(n));
+}
+
+int RealHost::open_device(std::string_view path) {
+  auto real = resolve(path, FollowLast::yes);
+  if (!real) {
+    return real.error().code;
+  }
+  struct ::stat st {};
+  if (::stat(real->c_str(), &st) != 0) {
+    return errno;
+  }
+  if (!S_ISCHR(st.st_mode)) {
+    return ENODEV;  // only character devices are tried: anything else could block
+  }
+  int fd = ::open(real->c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    return errno;
+  }
+  ::close(fd);
+  return 0;
+}
+
+std::optional<std::string> RealHost::env(std::string_view name) {
+  if (!env_name_allowed(name)) {
+    throw std::logic_error("environment variable '" + std::string(name) + "' is not on the allowlist");
+  }
+  const char* value = std::getenv(std::string(name).c_str());
+  if (!value) {
+    return std::nullopt;
+  }
+  return std::string(value);
+}
+
+Identity RealHost::identity() {
+  Identity id;
+  id.uid = ::geteuid();
+  id.gid = ::getegid();
+  gid_t groups[256];
+  int n = ::getgroups(256, groups);
+  for (int i = 0; i < n; ++i) {
+    id.groups.push_back(groups[i]);
+  }
+  return id;
+}
+
+Uname RealHost::uname() {
+  struct ::utsname u {};
+  Uname out;
+  if (::uname(&u) == 0) {
+    out.sysname = u.sysname;
+    out.nodename = u.nodename;
+    out.release = u.release;
+    out.version = u.version;
+    out.machine = u.machine;
+  }
+  return out;
+}
+
+HelperOutcome RealHost::run_cuda_helper(const HelperRequest& request) {
+  if (!m_is_live_root) {
+    HelperOutcome outcome;
+    outcome.status = HelperOutcome::Status::not_run;
+    outcome.error = "not run: --root inspects a folder, not the driver of this machine";
+    return outcome;
+  }
+  if (m_helper_elf.empty()) {
+    HelperOutcome outcome;
+    outcome.status = HelperOutcome::Status::not_run;
+    outcome.error = "not run: this build has no embedded CUDA helper";
+    return outcome;
+  }
+  return exec_cuda_helper(m_helper_elf, request);
+}
+
+}  // namespace gd

@@ -1,0 +1,44 @@
+#pragma once
+// The live system, optionally seen through `--root DIR` (every absolute path is resolved
+// inside DIR, symlinks included, as chroot would).
+
+#include <sys/stat.h>
+
+#include <span>
+#include <string>
+
+#include "sys/host.hpp"
+
+namespace gd {
+
+class RealHost final : public Host {
+ public:
+  /// `root` is "/" for the live host. `helper_elf` is the embedded CUDA helper (may be empty:
+  /// then the helper is reported as not run).
+  RealHost(std::string root, std::span<const unsigned char> helper_elf);
+
+  IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  IoResult<std::vector<std::string>> list_dir(std::string_view path) override;
+  IoResult<FileStat> stat(std::string_view path) override;
+  IoResult<FileStat> lstat(std::string_view path) override;
+  IoResult<std::string> read_link(std::string_view path) override;
+  int open_device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  Identity identity() override;
+  Uname uname() override;
+  HelperOutcome run_cuda_helper(const HelperRequest& request) override;
+
+ private:
+  enum class FollowLast { yes, no };
+  /// The path to hand to the kernel for `path` seen from the root.
+  IoResult<std::string> resolve(std::string_view path, FollowLast follow_last) const;
+
+  std::string m_root;
+  bool m_is_live_root;
+  std::span<const unsigned char> m_helper_elf;
+};
+
+/// Converts a stat(2) result; shared with tests.
+FileStat file_stat_from(const struct ::stat& st);
+
+}  // namespace gd

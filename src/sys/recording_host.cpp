@@ -1,0 +1,65 @@
+#include "sys/recording_host.hpp"
+
+namespace gd {
+
+IoResult<std::string> RecordingHost::read_file(std::string_view path, std::size_t max_bytes) {
+  auto result = m_inner.read_file(path, max_bytes);
+  at(path).read = result;
+  return result;
+}
+
+IoResult<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) {
+  auto result = m_inner.list_dir(path);
+  at(path).list = result;
+  return result;
+}
+
+IoResult<FileStat> RecordingHost::stat(std::string_view path) {
+  auto result = m_inner.stat(path);
+  at(path).stat = result;
+  return result;
+}
+
+IoResult<FileStat> RecordingHost::lstat(std::string_view path) {
+  auto result = m_inner.lstat(path);
+  at(path).lstat = result;
+  return result;
+}
+
+IoResult<std::string> RecordingHost::read_link(std::string_view path) {
+  auto result = m_inner.read_link(path);
+  at(path).link = result;
+  return result;
+}
+
+int RecordingHost::open_device(std::string_view path) {
+  int result = m_inner.open_device(path);
+  at(path).open = result;
+  return result;
+}
+
+std::optional<std::string> RecordingHost::env(std::string_view name) {
+  auto value = m_inner.env(name);  // the allowlist is enforced there
+  m_capture.env[std::string(name)] = value;
+  return value;
+}
+
+Identity RecordingHost::identity() {
+  Identity id = m_inner.identity();
+  m_capture.identity = id;
+  return id;
+}
+
+Uname RecordingHost::uname() {
+  Uname u = m_inner.uname();
+  m_capture.uname = u;
+  return u;
+}
+
+HelperOutcome RecordingHost::run_cuda_helper(const HelperRequest& request) {
+  HelperOutcome outcome = m_inner.run_cuda_helper(request);
+  m_capture.helper_runs.push_back({request, outcome});
+  return outcome;
+}
+
+}  // namespace gd

@@ -1,0 +1,31 @@
+#pragma once
+// Wraps a Host and keeps every answer in a Capture, so any run can be replayed later.
+
+#include "sys/capture.hpp"
+#include "sys/host.hpp"
+
+namespace gd {
+
+class RecordingHost final : public Host {
+ public:
+  RecordingHost(Host& inner, Capture& capture) : m_inner(inner), m_capture(capture) {}
+
+  IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  IoResult<std::vector<std::string>> list_dir(std::string_view path) override;
+  IoResult<FileStat> stat(std::string_view path) override;
+  IoResult<FileStat> lstat(std::string_view path) override;
+  IoResult<std::string> read_link(std::string_view path) override;
+  int open_device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  Identity identity() override;
+  Uname uname() override;
+  HelperOutcome run_cuda_helper(const HelperRequest& request) override;
+
+ private:
+  CapturedPath& at(std::string_view path) { return m_capture.paths[std::string(path)]; }
+
+  Host& m_inner;
+  Capture& m_capture;
+};
+
+}  // namespace gd

@@ -1,0 +1,37 @@
+#pragma once
+// Answers every host question from a Capture. What the capture does not mention does not
+// exist (ENOENT), which keeps hand-written test hosts short: a file with content is a
+// regular file, a path with children is a folder (docs/capture-format.md).
+
+#include "sys/capture.hpp"
+#include "sys/host.hpp"
+
+namespace gd {
+
+class ReplayHost final : public Host {
+ public:
+  explicit ReplayHost(Capture capture) : m_capture(std::move(capture)) {}
+
+  IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  IoResult<std::vector<std::string>> list_dir(std::string_view path) override;
+  IoResult<FileStat> stat(std::string_view path) override;
+  IoResult<FileStat> lstat(std::string_view path) override;
+  IoResult<std::string> read_link(std::string_view path) override;
+  int open_device(std::string_view path) override;
+  std::optional<std::string> env(std::string_view name) override;
+  Identity identity() override;
+  Uname uname() override;
+  HelperOutcome run_cuda_helper(const HelperRequest& request) override;
+
+  const Capture& capture() const { return m_capture; }
+
+ private:
+  const CapturedPath* find(std::string_view path) const;
+  /// Names directly below `path` that the capture mentions in other paths.
+  std::vector<std::string> implied_children(std::string_view path) const;
+  IoResult<FileStat> implied_stat(std::string_view path, int hops) const;
+
+  Capture m_capture;
+};
+
+}  // namespace gd

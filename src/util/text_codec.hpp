@@ -1,0 +1,21 @@
+#pragma once
+// Text ⇄ JSON-safe forms for captures: UTF-8 text becomes an array of lines (reviewable in a
+// diff), anything else becomes base64.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+bool is_valid_utf8(std::string_view text);
+/// Splits on '\n'; joining the result with '\n' gives `text` back exactly (a final "" element
+/// stands for a trailing newline).
+std::vector<std::string> split_lines_exact(std::string_view text);
+std::string join_lines(const std::vector<std::string>& lines);
+
+std::string base64_encode(std::string_view bytes);
+std::optional<std::string> base64_decode(std::string_view text);
+
+}  // namespace gd

@@ -1,0 +1,286 @@
+/* A fake libcuda.so.1 for testing gpudoctor-cuda-helper without a GPU.
+ *
+ * Built for the glibc 2.17 target as `libcuda.so.1`; each test sets its behaviour through the
+ * environment (read on every call, so a test only needs setenv before starting the helper):
+ *
+ *   FAKE_CUDA_DRIVER_VERSION=<int>       cuDriverGetVersion value (default 13000)
+ *   FAKE_CUDA_INIT_RESULT=<int>          cuInit result (default 0); later calls then return 3
+ *   FAKE_CUDA_DEVICE_COUNT=<int>         cuDeviceGetCount value (default 1)
+ *   FAKE_CUDA_DEVICE_NAME=<text>         cuDeviceGetName (default "NVIDIA H200")
+ *   FAKE_CUDA_CC=<major>.<minor>         compute capability (default 9.0)
+ *   FAKE_CUDA_CONTEXT_RESULT=<int>       cuDevicePrimaryCtxRetain result for every device
+ *   FAKE_CUDA_CONTEXT_RESULT_<N>=<int>   ... for device N only (wins over the above)
+ *   FAKE_CUDA_ALLOC_RESULT=<int>         cuMemAlloc_v2 result (default 0)
+ *   FAKE_CUDA_HANG_IN=<function>         that function sleeps forever (e.g. cuInit)
+ *   FAKE_CUDA_CRASH_IN=<function>        that function raises SIGSEGV
+ *   FAKE_CUDA_STDOUT=<text>              cuInit writes the text and a newline to stdout
+ *   FAKE_CUDA_FLOOD_STDOUT=<bytes>       cuInit writes that many 'x' bytes to stdout
+ *   FAKE_CUDA_ECHO_ENV=<NAME>            cuInit writes "NAME=<value>" or "NAME unset" to stdout
+ *
+ * Device N is deterministic: UUID bytes 0x10*N+0..0x10*N+15 ("GPU-00010203-0405-..." for
+ * device 0), PCI bus id "0000:%02X:00.0" with bus 0x18+N, 150754820096 bytes of memory (H200).
+ * The same identities are reported by fake_libnvidia_ml.c.
+ * Prototypes follow NVIDIA's cuda.h (CUDA 13.0); no CUDA header is needed.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st* CUcontext;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUuuid_st { char bytes[16]; } CUuuid;
+
+enum {
+  k_success = 0,
+  k_invalid_value = 1,         /* CUDA_ERROR_INVALID_VALUE */
+  k_not_initialized = 3,       /* CUDA_ERROR_NOT_INITIALIZED */
+  k_invalid_device = 101,      /* CUDA_ERROR_INVALID_DEVICE */
+};
+
+static int g_init_result = -1; /* -1: cuInit not called yet */
+static char g_context_tag;     /* its address is the fake context handle */
+
+static long env_int(const char* name, long fallback) {
+  const char* text = getenv(name);
+  return (text != NULL && *text != '\0') ? strtol(text, NULL, 0) : fallback;
+}
+
+static void write_stdout(const char* text, size_t len) {
+  while (len > 0) {
+    ssize_t n = write(1, text, len);
+    if (n <= 0) {
+      return;
+    }
+    text += n;
+    len -= (size_t)n;
+  }
+}
+
+/* Every exported function starts here so FAKE_CUDA_HANG_IN / CRASH_IN can hit any of them. */
+static void enter(const char* function) {
+  const char* hang = getenv("FAKE_CUDA_HANG_IN");
+  const char* crash = getenv("FAKE_CUDA_CRASH_IN");
+  if (hang != NULL && strcmp(hang, function) == 0) {
+    for (;;) {
+      pause();
+    }
+  }
+  if (crash != NULL && strcmp(crash, function) == 0) {
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+  }
+}
+
+static int device_count(void) { return (int)env_int("FAKE_CUDA_DEVICE_COUNT", 1); }
+
+/* 0, or the error a real driver gives for calls before a successful cuInit / bad ordinals. */
+static CUresult check_device(CUdevice device) {
+  if (g_init_result != 0) {
+    return g_init_result < 0 ? k_not_initialized : g_init_result;
+  }
+  return (device < 0 || device >= device_count()) ? k_invalid_device : k_success;
+}
+
+FAKE_EXPORT CUresult cuDriverGetVersion(int* version) {
+  enter("cuDriverGetVersion");
+  if (version == NULL) {
+    return k_invalid_value;
+  }
+  *version = (int)env_int("FAKE_CUDA_DRIVER_VERSION", 13000);
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuInit(unsigned int flags) {
+  (void)flags;
+  enter("cuInit");
+  const char* text = getenv("FAKE_CUDA_STDOUT");
+  if (text != NULL) {
+    write_stdout(text, strlen(text));
+    write_stdout("\n", 1);
+  }
+  long flood = env_int("FAKE_CUDA_FLOOD_STDOUT", 0);
+  char block[4096];
+  memset(block, 'x', sizeof block);
+  for (long left = flood; left > 0; left -= (long)sizeof block) {
+    write_stdout(block, left < (long)sizeof block ? (size_t)left : sizeof block);
+  }
+  const char* echo = getenv("FAKE_CUDA_ECHO_ENV");
+  if (echo != NULL) {
+    const char* value = getenv(echo);
+    char line[512];
+    int n = value ? snprintf(line, sizeof line, "%s=%s\n", echo, value)
+                  : snprintf(line, sizeof line, "%s unset\n", echo);
+    write_stdout(line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
+  }
+  g_init_result = (int)env_int("FAKE_CUDA_INIT_RESULT", 0);
+  return g_init_result;
+}
+
+/* Names and texts of the codes the tests use; others are unknown, as in the real driver. */
+static const struct { int code; const char* name; const char* text; } k_errors[] = {
+    {0, "CUDA_SUCCESS", "no error"},
+    {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {34, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
+    {46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
+    {802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
+    {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
+    {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", "forward compatibility was attempted on non supported HW"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+static CUresult error_lookup(CUresult error, const char** out, int want_text) {
+  enter(want_text ? "cuGetErrorString" : "cuGetErrorName");
+  for (size_t i = 0; i < sizeof k_errors / sizeof k_errors[0]; ++i) {
+    if (k_errors[i].code == error) {
+      *out = want_text ? k_errors[i].text : k_errors[i].name;
+      return k_success;
+    }
+  }
+  *out = NULL;
+  return k_invalid_value;
+}
+
+FAKE_EXPORT CUresult cuGetErrorName(CUresult error, const char** name) {
+  return error_lookup(error, name, 0);
+}
+
+FAKE_EXPORT CUresult cuGetErrorString(CUresult error, const char** text) {
+  return error_lookup(error, text, 1);
+}
+
+FAKE_EXPORT CUresult cuDeviceGetCount(int* count) {
+  enter("cuDeviceGetCount");
+  CUresult r = check_device(0);
+  *count = r == k_success || r == k_invalid_device ? device_count() : 0;
+  return r == k_invalid_device ? k_success : r;
+}
+
+FAKE_EXPORT CUresult cuDeviceGet(CUdevice* device, int ordinal) {
+  enter("cuDeviceGet");
+  CUresult r = check_device(ordinal);
+  if (r == k_success) {
+    *device = ordinal;
+  }
+  return r;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetName(char* name, int length, CUdevice device) {
+  enter("cuDeviceGetName");
+  CUresult r = check_device(device);
+  if (r == k_success) {
+    const char* text = getenv("FAKE_CUDA_DEVICE_NAME");
+    snprintf(name, (size_t)length, "%s", text ? text : "NVIDIA H200");
+  }
+  return r;
+}
+
+static CUresult get_uuid(CUuuid* uuid, CUdevice device, const char* function) {
+  enter(function);
+  CUresult r = check_device(device);
+  for (int i = 0; r == k_success && i < 16; ++i) {
+    uuid->bytes[i] = (char)(0x10 * device + i);
+  }
+  return r;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetUuid(CUuuid* uuid, CUdevice device) {
+  return get_uuid(uuid, device, "cuDeviceGetUuid");
+}
+
+FAKE_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid* uuid, CUdevice device) {
+  return get_uuid(uuid, device, "cuDeviceGetUuid_v2");
+}
+
+FAKE_EXPORT CUresult cuDeviceGetPCIBusId(char* bus_id, int length, CUdevice device) {
+  enter("cuDeviceGetPCIBusId");
+  CUresult r = check_device(device);
+  if (r == k_success) {
+    snprintf(bus_id, (size_t)length, "0000:%02X:00.0", 0x18 + device);
+  }
+  return r;
+}
+
+FAKE_EXPORT CUresult cuDeviceGetAttribute(int* value, int attribute, CUdevice device) {
+  enter("cuDeviceGetAttribute");
+  CUresult r = check_device(device);
+  if (r != k_success) {
+    return r;
+  }
+  int major = 9, minor = 0;
+  const char* cc = getenv("FAKE_CUDA_CC");
+  if (cc != NULL && sscanf(cc, "%d.%d", &major, &minor) != 2) {
+    major = 9;
+    minor = 0;
+  }
+  if (attribute == 75) { /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+    *value = major;
+  } else if (attribute == 76) { /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR */
+    *value = minor;
+  } else {
+    *value = 0;
+  }
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device) {
+  enter("cuDeviceTotalMem_v2");
+  CUresult r = check_device(device);
+  if (r == k_success) {
+    *bytes = (size_t)150754820096ULL;
+  }
+  return r;
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
+  enter("cuDevicePrimaryCtxRetain");
+  CUresult r = check_device(device);
+  if (r != k_success) {
+    return r;
+  }
+  char name[64];
+  snprintf(name, sizeof name, "FAKE_CUDA_CONTEXT_RESULT_%d", device);
+  r = (CUresult)env_int(name, env_int("FAKE_CUDA_CONTEXT_RESULT", 0));
+  *context = r == k_success ? (CUcontext)(void*)&g_context_tag : NULL;
+  return r;
+}
+
+FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
+  (void)context;
+  enter("cuCtxSetCurrent");
+  return g_init_result == 0 ? k_success : k_not_initialized;
+}
+
+FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
+  (void)bytes;
+  enter("cuMemAlloc_v2");
+  CUresult r = (CUresult)env_int("FAKE_CUDA_ALLOC_RESULT", 0);
+  *pointer = r == k_success ? 0x7f0000000000ULL : 0;
+  return r;
+}
+
+FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  enter("cuMemFree_v2");
+  return pointer != 0 ? k_success : k_invalid_value;
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
+  enter("cuDevicePrimaryCtxRelease");
+  return check_device(device);
+}
+
+FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
+  enter("cuDevicePrimaryCtxRelease_v2");
+  return check_device(device);
+}

@@ -1,0 +1,4 @@
+# Target aarch64-linux-gnu.2.17 (built with zig; see toolchain/README.md).
+set(GPUDOCTOR_ZIG_TARGET aarch64-linux-gnu.2.17)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+include(${CMAKE_CURRENT_LIST_DIR}/zig-common.cmake)

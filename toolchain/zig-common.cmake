@@ -1,0 +1,28 @@
+# Shared by the per-target toolchain files: points CMake at the zig wrappers that
+# toolchain/install.sh made. The including file sets GPUDOCTOR_ZIG_TARGET and the processor.
+if(NOT GPUDOCTOR_TOOLCHAIN_DIR)
+  if(DEFINED ENV{GPUDOCTOR_TOOLCHAIN_DIR})
+    set(GPUDOCTOR_TOOLCHAIN_DIR "$ENV{GPUDOCTOR_TOOLCHAIN_DIR}")
+  else()
+    execute_process(COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/install.sh" --print-dir
+                    OUTPUT_VARIABLE GPUDOCTOR_TOOLCHAIN_DIR OUTPUT_STRIP_TRAILING_WHITESPACE
+                    RESULT_VARIABLE _gd_rc)
+    if(NOT _gd_rc EQUAL 0)
+      message(FATAL_ERROR "toolchain/install.sh failed")
+    endif()
+  endif()
+endif()
+# Passed on to try_compile projects and sub-builds.
+set(ENV{GPUDOCTOR_TOOLCHAIN_DIR} "${GPUDOCTOR_TOOLCHAIN_DIR}")
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES GPUDOCTOR_TOOLCHAIN_DIR)
+
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_C_COMPILER "${GPUDOCTOR_TOOLCHAIN_DIR}/bin/${GPUDOCTOR_ZIG_TARGET}-cc")
+set(CMAKE_CXX_COMPILER "${GPUDOCTOR_TOOLCHAIN_DIR}/bin/${GPUDOCTOR_ZIG_TARGET}-c++")
+set(CMAKE_AR "${GPUDOCTOR_TOOLCHAIN_DIR}/bin/zig-ar" CACHE FILEPATH "" FORCE)
+set(CMAKE_RANLIB "${GPUDOCTOR_TOOLCHAIN_DIR}/bin/zig-ranlib" CACHE FILEPATH "" FORCE)
+set(GPUDOCTOR_THIRD_PARTY_INCLUDE "${GPUDOCTOR_TOOLCHAIN_DIR}/include")
+
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
