@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "probes/cuda_result_names.hpp"
 #include "util/signal_names.hpp"
 
 namespace gd {
@@ -89,7 +90,12 @@ void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& no
   const HelperCall& init = reply.cuda_init;
   if (init.result) {
     facts.set("cuda.init.result", std::int64_t{*init.result}, source("cuInit"));
-    facts.set("cuda.init.name", init.name.value_or(init.error.value_or("?")), source("cuInit"));
+    // The stub cannot name its own results; fall back to cuda.h's names.
+    std::string name = init.name.value_or("");
+    if (name.empty() || !name.starts_with("CUDA_")) {
+      name = std::string(cuda_result_name(*init.result));
+    }
+    facts.set("cuda.init.name", name.empty() ? init.error.value_or("?") : name, source("cuInit"));
     facts.set("cuda.init.text", init.text.value_or(""), source("cuInit"));
   } else {
     facts.set_unknown("cuda.init.result", not_reached, source("cuInit"));

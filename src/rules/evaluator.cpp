@@ -173,10 +173,18 @@ Evaluation evaluate(std::span<const Rule> rules, const FactSet& facts) {
       evaluation.inconclusive.push_back(make_inconclusive(rule, facts));
     }
   }
+  // A dropped finding is a consequence of the reported findings that superseded it, directly
+  // or through other dropped findings (A superseded by B superseded by C: C explains A and B).
   for (Finding& finding : evaluation.findings) {
-    for (const auto& [by, dropped] : explained) {
-      if (by == finding.id) {
-        add_unique(finding.consequences, dropped);
+    std::vector<std::string> reach = {finding.id};
+    for (std::size_t i = 0; i < reach.size(); ++i) {
+      for (const auto& [by, dropped] : explained) {
+        if (by == reach[i] && dropped != finding.id) {
+          add_unique(finding.consequences, dropped);
+          if (std::find(reach.begin(), reach.end(), dropped) == reach.end()) {
+            reach.push_back(dropped);
+          }
+        }
       }
     }
   }

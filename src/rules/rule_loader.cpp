@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <map>
 
 #include "core/fact_catalog.hpp"
@@ -268,7 +267,8 @@ std::optional<Rule> load_one(const RuleSource& source, std::vector<Error>& error
 #else
     toml::parse_result parsed = toml::parse(source.text, source.path);
     if (!parsed) {
-      ctx.error(static_cast<int>(parsed.error().source().begin.line), std::string(parsed.error().description()));
+      ctx.error(static_cast<int>(parsed.error().source().begin.line),
+                "TOML syntax error: " + std::string(parsed.error().description()));
       return std::nullopt;
     }
     toml::table table = std::move(parsed).table();
@@ -315,7 +315,9 @@ RuleLoadResult load_rules(std::span<const RuleSource> sources) {
     if (std::optional<Rule> rule = load_rule(source, result.errors)) {
       result.rules.push_back(std::move(*rule));
     }
-    known_ids.push_back(rule_id_for_path(source.relative_path.empty() ? source.path : source.relative_path));
+    if (!source.relative_path.empty()) {
+      known_ids.push_back(rule_id_for_path(source.relative_path));
+    }
   }
 
   std::map<std::string, const Rule*> by_id;

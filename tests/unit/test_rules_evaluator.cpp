@@ -256,6 +256,16 @@ TEST_CASE("a fired rule supersedes the rules that name it", "[rules][evaluator]"
   REQUIRE(evaluation.inconclusive.size() == 1);
   CHECK(evaluation.inconclusive[0].id == "cuda.undecided");
 
+  // Supersession chains: the reported finding explains everything dropped on the way.
+  std::vector<gd::Rule> chain = {
+      rule("x.a", gd::Severity::error, k_yes, {"x.b"}),
+      rule("x.b", gd::Severity::error, k_yes, {"x.c"}),
+      rule("x.c", gd::Severity::warning, k_yes),
+  };
+  gd::Evaluation chained = gd::evaluate(chain, facts);
+  CHECK(ids(chained.findings) == std::vector<std::string>{"x.c"});
+  CHECK(chained.findings[0].consequences == std::vector<std::string>{"x.b", "x.a"});
+
   // An undecided superseding rule does not suppress anything.
   rules[1].when = k_unknown;
   evaluation = gd::evaluate(rules, facts);

@@ -111,6 +111,15 @@ TEST_CASE("rule fixtures fire, stay quiet or stay undecided as labelled", "[rule
         for (const gd::Inconclusive& result : evaluation.inconclusive) {
           undecided.push_back(result.id);
         }
+        std::string summary = "fired:";
+        for (const std::string& id : fired) {
+          summary += " " + id;
+        }
+        summary += "; undecided:";
+        for (const std::string& id : undecided) {
+          summary += " " + id;
+        }
+        INFO(summary);
         std::string label = kind;
         if (label == "positive") {
           CHECK(contains(fired, rule.id));

@@ -1,0 +1,32 @@
+# Whole-binary runs on captured hosts: each must give exactly the expected findings.
+source "$(dirname "$0")/lib.sh"
+
+# host capture | exit code | finding ids in order ("-" for none)
+while IFS='|' read -r host code ids; do
+  [ -z "$host" ] && continue
+  name=$(basename "$host" .capture.json)
+  run_gd "$name" replay "$HOSTS/$host"
+  expect_rc "$name" "$code"
+  actual=$(grep -oE '^(error|warning|info) \[[a-z0-9._-]+\]' "$TMP/$name.out" | sed -E 's/.*\[(.*)\]/\1/' | paste -sd, -)
+  checks=$((checks + 1))
+  [ "${actual:--}" = "$ids" ] || fail "$name: findings '${actual:--}', expected '$ids'"
+done <<'TABLE'
+h200-container-580.159.04.capture.json|0|-
+h200-live-580.159.04.capture.json|0|-
+h200-live-cvd99.capture.json|1|cuda.visible-devices-hides-gpus
+h200-live-cvd-empty.capture.json|1|cuda.visible-devices-hides-gpus
+h200-live-stub-flag.capture.json|1|cuda.stub-libcuda
+TABLE
+
+# The healthy H200 (shared/fixtures) is clean: no error, no warning, no inconclusive check.
+run_gd h200 replay "$HOSTS/h200-container-580.159.04.capture.json"
+expect_out h200 "^No problems found\.$"
+expect_out h200 "GPU 0: NVIDIA H200 · sm_90"
+expect_out h200 "open 580\.159\.04"
+expect_no_out h200 "could not decide"
+
+# The overview makes "NVML sees the GPU but cuInit fails" visible at a glance.
+run_gd cvd99 replay "$HOSTS/h200-live-cvd99.capture.json"
+expect_out cvd99 "cuInit failed: 100 CUDA_ERROR_NO_DEVICE.*NVML sees 1 GPU"
+expect_out cvd99 'CUDA_VISIBLE_DEVICES is set to "99"'
+finish
