@@ -20,6 +20,42 @@ std::string parent_of(std::string_view path) {
   return std::string(path.substr(0, slash));
 }
 
+/// `path` with "." and ".." taken out and repeated slashes merged ("/" at least).
+std::string normalise(std::string_view path) {
+  std::vector<std::string_view> parts;
+  std::size_t pos = 0;
+  while (pos < path.size()) {
+    std::size_t next = path.find('/', pos);
+    if (next == std::string_view::npos) {
+      next = path.size();
+    }
+    std::string_view part = path.substr(pos, next - pos);
+    if (part == "..") {
+      if (!parts.empty()) {
+        parts.pop_back();
+      }
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    pos = next + 1;
+  }
+  std::string out;
+  for (std::string_view part : parts) {
+    out += '/';
+    out += part;
+  }
+  return out.empty() ? "/" : out;
+}
+
+/// The absolute path a link at `path` with `target` points to (relative targets start in
+/// the link's folder: "/lib" -> "usr/lib" is "/usr/lib").
+std::string link_destination(std::string_view path, std::string_view target) {
+  if (target.starts_with("/")) {
+    return normalise(target);
+  }
+  return normalise(parent_of(path) + "/" + std::string(target));
+}
+
 }  // namespace
 
 const CapturedPath* ReplayHost::find(std::string_view path) const {
@@ -29,7 +65,7 @@ const CapturedPath* ReplayHost::find(std::string_view path) const {
 
 std::vector<std::string> ReplayHost::implied_children(std::string_view path) const {
   std::string prefix(path);
-  if (prefix.back() != '/') {
+  if (prefix.empty() || prefix.back() != '/') {
     prefix += '/';
   }
   std::set<std::string> names;
@@ -55,9 +91,7 @@ IoResult<FileStat> ReplayHost::implied_stat(std::string_view path, int hops) con
     if (hops > 40) {
       return io_error(ELOOP);
     }
-    const std::string& target = **p->link;
-    std::string absolute = target.starts_with("/") ? target : parent_of(path) + "/" + target;
-    return implied_stat(absolute, hops + 1);
+    return implied_stat(link_destination(path, **p->link), hops + 1);
   }
   if (p && p->read && *p->read) {
     FileStat st;
@@ -78,6 +112,18 @@ IoResult<FileStat> ReplayHost::implied_stat(std::string_view path, int hops) con
   return io_error(ENOENT);
 }
 
+IoResult<std::string> ReplayHost::follow_links(std::string_view path) const {
+  std::string current(path);
+  for (int hops = 0; hops <= 40; ++hops) {
+    const CapturedPath* p = find(current);
+    if (!p || !p->link || !*p->link) {
+      return current;
+    }
+    current = link_destination(current, **p->link);
+  }
+  return io_error(ELOOP);
+}
+
 IoResult<std::string> ReplayHost::read_file(std::string_view path, std::size_t max_bytes) {
   const CapturedPath* p = find(path);
   if (p && p->read) {
@@ -85,6 +131,14 @@ IoResult<std::string> ReplayHost::read_file(std::string_view path, std::size_t m
       return std::unexpected(p->read->error());
     }
     return (*p->read)->substr(0, max_bytes);
+  }
+  if (p && p->link && *p->link) {
+    // Nothing was read at the link itself: read what it points to, as open(2) would.
+    auto target = follow_links(path);
+    if (!target) {
+      return std::unexpected(target.error());
+    }
+    return read_file(*target, max_bytes);
   }
   auto st = implied_stat(path, 0);
   if (!st) {
@@ -101,6 +155,13 @@ IoResult<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
   auto children = implied_children(path);
   if (!children.empty()) {
     return children;
+  }
+  if (p && p->link && *p->link) {
+    auto target = follow_links(path);
+    if (!target) {
+      return std::unexpected(target.error());
+    }
+    return list_dir(*target);
   }
   auto st = implied_stat(path, 0);
   if (!st) {
@@ -144,6 +205,10 @@ int ReplayHost::open_device(std::string_view path) {
   const CapturedPath* p = find(path);
   if (p && p->open) {
     return *p->open;
+  }
+  if (p && p->link && *p->link) {
+    auto target = follow_links(path);
+    return target ? open_device(*target) : target.error().code;
   }
   auto st = implied_stat(path, 0);
   if (!st) {

@@ -30,6 +30,8 @@ class ReplayHost final : public Host {
   /// Names directly below `path` that the capture mentions in other paths.
   std::vector<std::string> implied_children(std::string_view path) const;
   IoResult<FileStat> implied_stat(std::string_view path, int hops) const;
+  /// The path that `path` leads to once every link in the capture is followed (ELOOP past 40).
+  IoResult<std::string> follow_links(std::string_view path) const;
 
   Capture m_capture;
 };

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "host_captures.hpp"
+#include "util/errno_names.hpp"
+#include "util/text_codec.hpp"
 
 using gd::Capture;
 using gd::CapturedHelperRun;
@@ -27,7 +29,7 @@ constexpr const char* k_file = "captures/broken.json";
 
 // ---- building a capture that uses every field ------------------------------------------
 
-FileStat device(FileKind kind, std::uint32_t mode, std::uint32_t major, std::uint32_t minor, std::uint32_t gid = 0) {
+FileStat stat_of(FileKind kind, std::uint32_t mode, std::uint32_t major, std::uint32_t minor, std::uint32_t gid = 0) {
   FileStat st;
   st.kind = kind;
   st.mode = mode;
@@ -72,19 +74,19 @@ Capture full_capture() {
   c.paths["/etc/ld.so.cache"].read = k_binary;
   c.paths["/proc/driver/nvidia/gpus"].list = std::vector<std::string>{"0000:18:00.0", "0000:2a:00.0"};
   c.paths["/sys/bus/pci/drivers/nvidia"].list = io_error(ENOENT);
-  c.paths["/dev/nvidia0"].stat = device(FileKind::char_device, 0666, 195, 0);
+  c.paths["/dev/nvidia0"].stat = stat_of(FileKind::char_device, 0666, 195, 0);
   c.paths["/dev/nvidia0"].open = 0;
-  c.paths["/dev/nvidiactl"].stat = device(FileKind::char_device, 0660, 195, 255, 44);
+  c.paths["/dev/nvidiactl"].stat = stat_of(FileKind::char_device, 0660, 195, 255, 44);
   c.paths["/dev/nvidiactl"].open = EACCES;
   c.paths["/dev/nvidia-uvm"].stat = io_error(ENOENT);
   c.paths["/dev/nvidia-uvm"].open = ENOENT;
-  c.paths["/dev/nvme0n1"].stat = device(FileKind::block_device, 0660, 259, 0, 6);
-  c.paths["/dev/shm"].stat = device(FileKind::directory, 01777, 0, 0);
+  c.paths["/dev/nvme0n1"].stat = stat_of(FileKind::block_device, 0660, 259, 0, 6);
+  c.paths["/dev/shm"].stat = stat_of(FileKind::directory, 01777, 0, 0);
   c.paths["/usr/lib/x86_64-linux-gnu/libcuda.so.1"].link = "libcuda.so.580.159.04";
-  c.paths["/usr/lib/x86_64-linux-gnu/libcuda.so.1"].lstat = device(FileKind::symlink, 0777, 0, 0);
+  c.paths["/usr/lib/x86_64-linux-gnu/libcuda.so.1"].lstat = stat_of(FileKind::symlink, 0777, 0, 0);
   c.paths["/usr/lib/x86_64-linux-gnu/libcuda.so.1"].stat = regular(0644, 96000000);
   c.paths["/etc/passwd"].link = io_error(EINVAL);
-  c.paths["/run/nvidia-persistenced/socket"].lstat = device(FileKind::socket, 0755, 0, 0);
+  c.paths["/run/nvidia-persistenced/socket"].lstat = stat_of(FileKind::socket, 0755, 0, 0);
   c.paths["/var/empty"];  // mentioned, nothing asked
 
   CapturedHelperRun user;
@@ -186,7 +188,9 @@ json with_run(json run) {
   return j;
 }
 
-json finished_run() { return json{{"mode", "user-env"}, {"status", "finished"}, {"reply", {{"lines", {""}}}}}; }
+json finished_run() {
+  return json{{"mode", "user-env"}, {"status", "finished"}, {"reply", {{"lines", json::array({""})}}}};
+}
 
 /// The error reading `j` gives; fails the test when it reads.
 gd::Error error_for(const json& j) {
