@@ -2,7 +2,7 @@
  *
  * Built against glibc 2.17 (the main gpudoctor binary is static musl and cannot dlopen a glibc
  * libcuda, GUIDE 5.1) and run by gpudoctor through the host's own loader:
- *   <ld.so> /proc/self/fd/N --reply-fd 3 [--libcuda PATH] [--libnvml PATH]
+ *   <ld.so> /proc/self/fd/N --reply-fd 3 [--libcuda PATH] [--libnvml PATH] [--only nvml]
  * It writes only to the reply fd (libcuda and NVML may print to stdout/stderr themselves), one
  * write(2) per line so that a hang or crash still leaves every line written before it.
  * Protocol v1 is described in docs/helper-protocol.md.
@@ -530,6 +530,7 @@ static int parse_fd(const char* text) {
 int main(int argc, char** argv) {
   const char* libcuda = "libcuda.so.1";
   const char* libnvml = "libnvidia-ml.so.1";
+  int nvml_only = 0; /* --only nvml: a second look at NVML after CUDA hung or crashed */
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--reply-fd") == 0) {
       g_reply_fd = parse_fd(argv[i + 1]);
@@ -537,6 +538,8 @@ int main(int argc, char** argv) {
       libcuda = argv[i + 1];
     } else if (strcmp(argv[i], "--libnvml") == 0) {
       libnvml = argv[i + 1];
+    } else if (strcmp(argv[i], "--only") == 0 && strcmp(argv[i + 1], "nvml") == 0) {
+      nvml_only = 1;
     } else {
       return 2;
     }
@@ -554,7 +557,9 @@ int main(int argc, char** argv) {
   }
 
   emit("gpudoctor-helper", "1");
-  probe_cuda(libcuda);
+  if (!nvml_only) {
+    probe_cuda(libcuda);
+  }
   probe_nvml(libnvml); /* also after a CUDA failure: NVML working while CUDA fails is a signature */
   stage("done");
   emit("end", "ok");

@@ -246,7 +246,7 @@ bool run_failed(const RunSummary& summary) {
 void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, const ProbeOptions& options,
                       FactSet& facts) {
   const std::string src(k_src_helper);
-  facts.set("cuda.helper.timeout_ms", std::int64_t{options.cuda_timeout_ms}, src);
+  facts.set("cuda.helper.timeout_ms", std::int64_t{outcome.timeout_ms ? outcome.timeout_ms : options.cuda_timeout_ms}, src);
   facts.set("cuda.helper.status", summary.status, src);
   facts.set("cuda.helper.duration_ms", outcome.duration_ms, src);
   if (!outcome.loader.empty()) facts.set("cuda.helper.loader", outcome.loader, src);
@@ -312,6 +312,18 @@ void record_clean_run(Host& host, const ProbeOptions& options, FactSet& facts) {
   if (reply.cuda_device_count) facts.set("cuda.clean_env.device_count", std::int64_t{*reply.cuda_device_count}, src);
 }
 
+void record_nvml_only_run(Host& host, const ProbeOptions& options, FactSet& facts) {
+  HelperRequest request;
+  request.nvml_only = true;
+  request.timeout_ms = options.cuda_timeout_ms;
+  request.libnvml_path = options.libnvml_path;
+  HelperOutcome outcome = host.run_cuda_helper(request);
+  RunSummary summary = summarise(outcome);
+  if (summary.reply) {
+    record_nvml(*summary.reply, facts, not_reached_reason(summary, outcome));
+  }
+}
+
 }  // namespace
 
 std::string cuda_version_text(int encoded) { return fmt::format("{}.{}", encoded / 1000, (encoded % 1000) / 10); }
@@ -332,6 +344,12 @@ void probe_cuda_driver(Host& host, const ProbeOptions& options, FactSet& facts) 
   }
   RunSummary summary = summarise(outcome);
   record_first_run(outcome, summary, options, facts);
+  // CUDA hung or crashed before NVML was asked: ask NVML alone, so that "NVML sees the GPUs
+  // but CUDA hangs" stays visible.
+  if (summary.reply && !summary.reply->nvml_dlopen_ok &&
+      (summary.status == "timeout" || summary.status == "crashed" || summary.status == "exit-failure")) {
+    record_nvml_only_run(host, options, facts);
+  }
   // A second run without the user's loader/visibility variables separates an environment
   // problem from a host problem.
   if (run_failed(summary) && summary.status != "no-glibc-loader" && summary.status != "exec-failed") {

@@ -241,8 +241,11 @@ class Reader {
     CapturedHelperRun run;
     auto mode = string_at(j.value("mode", json("user-env")), where + ".mode");
     if (!mode) return std::unexpected(mode.error());
-    if (*mode != "user-env" && *mode != "clean-env") return bad(where + ".mode", "expected user-env or clean-env");
+    if (*mode != "user-env" && *mode != "clean-env" && *mode != "nvml-only") {
+      return bad(where + ".mode", "expected user-env, clean-env or nvml-only");
+    }
     run.request.clean_env = (*mode == "clean-env");
+    run.request.nvml_only = (*mode == "nvml-only");
     auto status_text = string_at(j.value("status", json()), where + ".status");
     if (!status_text) return std::unexpected(status_text.error());
     auto status = helper_status_from_string(*status_text);
@@ -262,6 +265,7 @@ class Reader {
       }
     }
     run.request.timeout_ms = static_cast<int>(timeout);
+    run.outcome.timeout_ms = run.request.timeout_ms;
     run.outcome.exit_code = static_cast<int>(exit_code);
     run.outcome.signal = static_cast<int>(signal);
     for (auto [key, target] : {std::pair{"loader", &run.outcome.loader}, std::pair{"error", &run.outcome.error},

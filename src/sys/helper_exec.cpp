@@ -278,6 +278,9 @@ void build_plan(ChildPlan& plan, const std::string& loader, const HelperRequest&
   if (!request.libnvml_path.empty()) {
     plan.args.insert(plan.args.end(), {"--libnvml", request.libnvml_path});
   }
+  if (request.nvml_only) {
+    plan.args.insert(plan.args.end(), {"--only", "nvml"});
+  }
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     std::string_view text(*entry);
     std::string_view name = text.substr(0, text.find('='));

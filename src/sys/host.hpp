@@ -54,11 +54,12 @@ struct Uname {
 /// How the CUDA helper should be run.
 struct HelperRequest {
   bool clean_env = false;     ///< drop LD_LIBRARY_PATH, LD_PRELOAD, CUDA_VISIBLE_DEVICES
+  bool nvml_only = false;     ///< skip CUDA: NVML's view after CUDA hung or crashed
   int timeout_ms = 30000;     ///< killed after this long; a hang becomes a finding
   std::string libcuda_path;   ///< dlopen this file instead of "libcuda.so.1" (empty: default)
   std::string libnvml_path;   ///< same for "libnvidia-ml.so.1"
-  /// Name of this run in captures: "user-env" or "clean-env".
-  std::string mode() const { return clean_env ? "clean-env" : "user-env"; }
+  /// Name of this run in captures: "user-env", "clean-env" or "nvml-only".
+  std::string mode() const { return nvml_only ? "nvml-only" : clean_env ? "clean-env" : "user-env"; }
 };
 
 /// What happened when the helper ran. The reply is parsed by probes/helper_reply.
@@ -79,6 +80,7 @@ struct HelperOutcome {
   std::string err;         ///< its stderr, bounded
   bool output_cut = false; ///< a stream was longer than its bound and was cut
   std::int64_t duration_ms = 0;
+  int timeout_ms = 0;      ///< the limit it ran under
   std::string loader;      ///< the dynamic loader it ran under
   std::string error;       ///< why it could not run (exec_failed, no_loader, not_run)
 };

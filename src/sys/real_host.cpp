@@ -317,7 +317,9 @@ HelperOutcome RealHost::run_cuda_helper(const HelperRequest& request) {
     outcome.error = "not run: this build has no embedded CUDA helper";
     return outcome;
   }
-  return exec_cuda_helper(m_helper_elf, request);
+  HelperOutcome outcome = exec_cuda_helper(m_helper_elf, request);
+  outcome.timeout_ms = request.timeout_ms;
+  return outcome;
 }
 
 }  // namespace gd

@@ -238,8 +238,10 @@ Uname ReplayHost::uname() {
 
 HelperOutcome ReplayHost::run_cuda_helper(const HelperRequest& request) {
   for (const auto& run : m_capture.helper_runs) {
-    if (run.request.clean_env == request.clean_env) {
-      return run.outcome;
+    if (run.request.mode() == request.mode()) {
+      HelperOutcome outcome = run.outcome;
+      outcome.timeout_ms = run.request.timeout_ms;
+      return outcome;
     }
   }
   HelperOutcome outcome;

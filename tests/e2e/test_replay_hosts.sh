@@ -16,6 +16,12 @@ h200-live-580.159.04.capture.json|0|-
 h200-live-cvd99.capture.json|1|cuda.visible-devices-hides-gpus
 h200-live-cvd-empty.capture.json|1|cuda.visible-devices-hides-gpus
 h200-live-stub-flag.capture.json|1|cuda.stub-libcuda
+fake-hang.capture.json|1|cuda.init-hang
+fake-crash.capture.json|1|cuda.helper-crash
+fake-ctxfail.capture.json|1|cuda.context-creation-fails
+fake-mismatch.capture.json|1|nvml.driver-library-mismatch
+fake-eightgpus-noinit.capture.json|1|cuda.init-failed
+musl-only-no-loader.capture.json|0|cuda.no-glibc-loader
 TABLE
 
 # The healthy H200 (shared/fixtures) is clean: no error, no warning, no inconclusive check.
@@ -29,4 +35,7 @@ expect_no_out h200 "could not decide"
 run_gd cvd99 replay "$HOSTS/h200-live-cvd99.capture.json"
 expect_out cvd99 "cuInit failed: 100 CUDA_ERROR_NO_DEVICE.*NVML sees 1 GPU"
 expect_out cvd99 'CUDA_VISIBLE_DEVICES is set to "99"'
+# A hang in cuInit still shows what NVML sees (a second, NVML-only helper run).
+run_gd hang replay "$HOSTS/fake-hang.capture.json"
+expect_out hang "stuck in cuInit; NVML sees 8 GPUs"
 finish
