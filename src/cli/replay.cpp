@@ -3,7 +3,7 @@
 #include "core/exit_code.hpp"
 #include "sys/capture.hpp"
 #include "sys/replay_host.hpp"
-#include "util/input_file.hpp"
+#include "cli/input_file.hpp"
 
 namespace gd {
 namespace {

@@ -1,4 +1,4 @@
-#include "util/input_file.hpp"
+#include "cli/input_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,0 +1,181 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "report/report.hpp"
+
+using gd::AreaLine;
+using gd::AreaStatus;
+using gd::FactSet;
+using gd::Finding;
+using gd::Severity;
+
+namespace {
+
+/// The facts the probes record on a healthy single-H200 host (driver 580.159.04, CUDA 13.0).
+FactSet healthy_h200() {
+  FactSet f;
+  f.set("kmod.nvidia.loaded", true, "/proc/driver/nvidia/version");
+  f.set("kmod.nvidia.version", std::string("580.159.04"), "/proc/driver/nvidia/version");
+  f.set("kmod.nvidia.flavor", std::string("open"), "/proc/driver/nvidia/version");
+  f.set("env.ld_library_path", std::string("/usr/local/nvidia/lib64:/usr/local/nvidia/lib"), "env:LD_LIBRARY_PATH");
+  f.set_absent("env.cuda_visible_devices", "env:CUDA_VISIBLE_DEVICES");
+  f.set("cuda.helper.status", std::string("ok"), "helper");
+  f.set("cuda.helper.timeout_ms", std::int64_t{30000}, "helper");
+  f.set("cuda.libcuda.loaded", true, "helper:dlopen");
+  f.set("cuda.libcuda.path", std::string("/usr/local/nvidia/lib64/libcuda.so.580.159.04"), "helper:dladdr");
+  f.set("cuda.driver_version", std::int64_t{13000}, "helper:cuDriverGetVersion");
+  f.set("cuda.driver_version.text", std::string("13.0"), "helper:cuDriverGetVersion");
+  f.set("cuda.init.result", std::int64_t{0}, "helper:cuInit");
+  f.set("cuda.init.duration_ms", std::int64_t{104}, "helper:cuInit");
+  f.set("cuda.device_count", std::int64_t{1}, "helper:cuDeviceGetCount");
+  f.set("cuda.device.0.name", std::string("NVIDIA H200"), "helper:device:0");
+  f.set("cuda.device.0.compute_capability", std::string("9.0"), "helper:device:0");
+  f.set("cuda.device.0.total_memory_mib", std::int64_t{143155}, "helper:device:0");
+  f.set("cuda.device.0.pci_bus_id", std::string("0000:00:06.0"), "helper:device:0");
+  f.set("cuda.device.0.context.result", std::int64_t{0}, "helper:context:0");
+  f.set("cuda.device.0.alloc.result", std::int64_t{0}, "helper:context:0");
+  f.set("nvml.loaded", true, "helper:dlopen-nvml");
+  f.set("nvml.init.result", std::int64_t{0}, "helper:nvmlInit");
+  f.set("nvml.driver_version", std::string("580.159.04"), "helper:nvmlSystemGetDriverVersion");
+  f.set("nvml.device_count", std::int64_t{1}, "helper:nvmlDeviceGetCount");
+  f.set("nvml.device.0.name", std::string("NVIDIA H200"), "helper:nvml-device:0");
+  f.set("nvml.device.0.pci_bus_id", std::string("00000000:00:06.0"), "helper:nvml-device:0");
+  return f;
+}
+
+/// An 8-GPU host where cuInit fails with CUDA_ERROR_NO_DEVICE while NVML sees every GPU.
+FactSet no_device_8_gpus() {
+  FactSet f = healthy_h200();
+  f.set("env.cuda_visible_devices", std::string("99"), "env:CUDA_VISIBLE_DEVICES");
+  f.set("cuda.libcuda.path", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"), "helper:dladdr");
+  f.set("cuda.init.result", std::int64_t{100}, "helper:cuInit");
+  f.set("cuda.init.name", std::string("CUDA_ERROR_NO_DEVICE"), "helper:cuInit");
+  f.set_absent("cuda.device_count", "helper:cuInit", "cuInit did not succeed");
+  f.set("nvml.device_count", std::int64_t{8}, "helper:nvmlDeviceGetCount");
+  return f;
+}
+
+Finding finding(std::string area, Severity severity) {
+  Finding f;
+  f.id = area + "/example";
+  f.area = std::move(area);
+  f.severity = severity;
+  return f;
+}
+
+const AreaLine& line(const std::vector<AreaLine>& lines, std::string_view id) {
+  auto it = std::find_if(lines.begin(), lines.end(), [id](const AreaLine& l) { return l.id == id; });
+  INFO("area line " << id);
+  REQUIRE(it != lines.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("areas: one line per layer, in order", "[report][areas]") {
+  auto lines = gd::build_area_lines(healthy_h200(), {});
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0].id == "driver");
+  CHECK(lines[1].id == "cuda");
+  CHECK(lines[2].id == "nvml");
+  CHECK(lines[3].id == "environment");
+}
+
+TEST_CASE("areas: a healthy H200", "[report][areas]") {
+  auto lines = gd::build_area_lines(healthy_h200(), {});
+  const AreaLine& driver = line(lines, "driver");
+  CHECK(driver.status == AreaStatus::ok);
+  CHECK(driver.summary == "open 580.159.04");
+
+  const AreaLine& cuda = line(lines, "cuda");
+  CHECK(cuda.status == AreaStatus::ok);
+  CHECK_THAT(cuda.summary, Catch::Contains("cuInit OK"));
+  CHECK(cuda.summary == "CUDA 13.0 from /usr/local/nvidia/lib64/libcuda.so.580.159.04; cuInit OK in 104 ms; 1 device");
+  REQUIRE(cuda.details.size() == 1);
+  CHECK_THAT(cuda.details[0], Catch::Contains("sm_90"));
+  CHECK(cuda.details[0] == "GPU 0: NVIDIA H200 · sm_90 · 139.8 GiB · 0000:00:06.0 · context + allocation OK");
+
+  const AreaLine& nvml = line(lines, "nvml");
+  CHECK(nvml.status == AreaStatus::ok);
+  CHECK(nvml.summary == "driver 580.159.04, 1 GPU");
+  CHECK(nvml.details == std::vector<std::string>{"GPU 0: NVIDIA H200 · 00000000:00:06.0"});
+
+  const AreaLine& env = line(lines, "environment");
+  CHECK(env.summary == "LD_LIBRARY_PATH=/usr/local/nvidia/lib64:/usr/local/nvidia/lib");
+}
+
+TEST_CASE("areas: cuInit fails while NVML sees 8 GPUs", "[report][areas]") {
+  auto lines = gd::build_area_lines(no_device_8_gpus(), {});
+  const AreaLine& cuda = line(lines, "cuda");
+  CHECK_THAT(cuda.summary, Catch::Contains("cuInit failed: 100"));
+  CHECK_THAT(cuda.summary, Catch::Contains("NVML sees 8 GPUs"));
+  CHECK(cuda.summary ==
+        "cuInit failed: 100 CUDA_ERROR_NO_DEVICE (libcuda /usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04); NVML sees 8 GPUs");
+  CHECK(cuda.details.empty());
+  CHECK(cuda.status == AreaStatus::unknown);  // no finding explains it yet
+
+  std::vector<Finding> findings = {finding("cuda", Severity::error)};
+  CHECK(line(gd::build_area_lines(no_device_8_gpus(), findings), "cuda").status == AreaStatus::error);
+
+  const AreaLine& nvml = line(lines, "nvml");
+  CHECK(nvml.summary == "driver 580.159.04, 8 GPUs");
+  CHECK(nvml.details.size() == 8);
+  CHECK(line(lines, "environment").summary ==
+        "CUDA_VISIBLE_DEVICES=99, LD_LIBRARY_PATH=/usr/local/nvidia/lib64:/usr/local/nvidia/lib");
+}
+
+TEST_CASE("areas: helper that hung or crashed", "[report][areas]") {
+  FactSet hung = healthy_h200();
+  hung.set("cuda.helper.status", std::string("timeout"), "helper");
+  hung.set("cuda.helper.stage", std::string("cuInit"), "helper");
+  hung.set_unknown("cuda.init.result", "helper hung in cuInit and was killed", "helper:cuInit");
+  hung.set_unknown("nvml.device_count", "helper hung in cuInit and was killed", "helper:nvmlDeviceGetCount");
+  CHECK(line(gd::build_area_lines(hung, {}), "cuda").summary == "helper killed after 30000 ms, stuck in cuInit");
+
+  FactSet crashed = healthy_h200();
+  crashed.set("cuda.helper.status", std::string("crashed"), "helper");
+  crashed.set("cuda.helper.signal", std::string("SIGSEGV"), "helper");
+  crashed.set("cuda.helper.stage", std::string("context:0"), "helper");
+  CHECK(line(gd::build_area_lines(crashed, {}), "cuda").summary == "helper crashed (SIGSEGV) in context:0");
+}
+
+TEST_CASE("areas: layers that could not be checked", "[report][areas]") {
+  SECTION("nothing collected") {
+    auto lines = gd::build_area_lines(FactSet{}, {});
+    CHECK(line(lines, "driver").status == AreaStatus::unknown);
+    CHECK(line(lines, "driver").summary == "unknown: not collected");
+    CHECK(line(lines, "cuda").status == AreaStatus::skipped);
+    CHECK(line(lines, "cuda").summary == "not checked: not collected");
+    CHECK(line(lines, "nvml").status == AreaStatus::skipped);
+    CHECK(line(lines, "environment").summary == "no CUDA-related variables set");
+  }
+  SECTION("--no-cuda and an unreadable module file") {
+    FactSet f;
+    f.set_unknown("cuda.helper.status", "not checked (--no-cuda)", "helper");
+    f.set_unknown("kmod.nvidia.loaded", "needs root (EACCES (Permission denied))", "/proc/driver/nvidia/version");
+    auto lines = gd::build_area_lines(f, {});
+    CHECK(line(lines, "cuda").summary == "not checked: not checked (--no-cuda)");
+    CHECK(line(lines, "driver").summary == "unknown: needs root (EACCES (Permission denied))");
+  }
+  SECTION("module not loaded") {
+    FactSet f;
+    f.set("kmod.nvidia.loaded", false, "/proc/driver/nvidia/version");
+    auto lines = gd::build_area_lines(f, {});
+    const AreaLine& driver = line(lines, "driver");
+    CHECK(driver.status == AreaStatus::warning);
+    CHECK(driver.summary == "not loaded (no /proc/driver/nvidia)");
+  }
+}
+
+TEST_CASE("areas: findings set the status of their own area only", "[report][areas]") {
+  std::vector<Finding> findings = {finding("driver", Severity::warning), finding("nvml", Severity::info)};
+  auto lines = gd::build_area_lines(healthy_h200(), findings);
+  CHECK(line(lines, "driver").status == AreaStatus::warning);
+  CHECK(line(lines, "nvml").status == AreaStatus::info);
+  CHECK(line(lines, "cuda").status == AreaStatus::ok);
+  findings.push_back(finding("driver", Severity::error));
+  CHECK(line(gd::build_area_lines(healthy_h200(), findings), "driver").status == AreaStatus::error);
+}
