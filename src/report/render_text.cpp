@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace gd {
 namespace {
 
@@ -116,14 +118,32 @@ std::string render_text(const Report& report, const TextStyle& style) {
   }
 
   if (!report.inconclusive.empty()) {
-    out += fmt::format("{}{} check{} could not decide{} (facts unknown; -v shows them):\n", p.dim(), report.inconclusive.size(),
-                       report.inconclusive.size() == 1 ? "" : "s", p.reset());
+    // Grouped by why the facts are unknown: one reason ("--no-cuda", "needs root") usually
+    // explains many checks, and saying it once keeps the report readable.
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
     for (const auto& item : report.inconclusive) {
-      std::vector<std::string> names;
+      std::vector<std::string> reasons;
       for (const auto& e : item.unknown_facts) {
-        names.push_back(e.fact + (e.value.empty() ? "" : " (" + e.value + ")"));
+        std::string reason = e.value;
+        if (reason.starts_with("unknown (") && reason.ends_with(")")) {
+          reason = reason.substr(9, reason.size() - 10);
+        }
+        if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
+          reasons.push_back(reason);
+        }
       }
-      out += fmt::format("  {}? {}: needs {}{}\n", p.dim(), item.id, fmt::join(names, ", "), p.reset());
+      std::string key = fmt::format("{}", fmt::join(reasons, "; "));
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+      if (it == groups.end()) {
+        groups.push_back({key, {item.id}});
+      } else {
+        it->second.push_back(item.id);
+      }
+    }
+    out += fmt::format("{}{} check{} could not decide (-v shows the facts):{}\n", p.dim(), report.inconclusive.size(),
+                       report.inconclusive.size() == 1 ? "" : "s", p.reset());
+    for (const auto& [reason, ids] : groups) {
+      out += fmt::format("  {}? {}: {}{}\n", p.dim(), reason, fmt::join(ids, ", "), p.reset());
     }
     out += "\n";
   }
