@@ -355,7 +355,8 @@ void probe_cuda_driver(Host& host, const ProbeOptions& options, FactSet& facts) 
   if (run_failed(summary) && summary.status != "no-glibc-loader" && summary.status != "exec-failed") {
     record_clean_run(host, options, facts);
   } else {
-    set_no_clean_run(facts, std::string(k_src_helper), "the first run succeeded");
+    set_no_clean_run(facts, std::string(k_src_helper),
+                     run_failed(summary) ? "the helper could not start (" + summary.status + ")" : "the first run succeeded");
   }
 }
 

@@ -30,6 +30,19 @@ std::string mark(AreaStatus status, const TextStyle& style, const Palette& p) {
   return "[?]";
 }
 
+/// `text` cut to at most `max` bytes with "…" when it was longer, never inside a UTF-8
+/// sequence (values can hold paths, driver messages and library output in any script).
+std::string shorten(const std::string& text, std::size_t max) {
+  if (text.size() <= max) {
+    return text;
+  }
+  std::size_t end = max;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) {
+    --end;
+  }
+  return text.substr(0, end) + "…";
+}
+
 std::string severity_label(Severity severity, const Palette& p) {
   switch (severity) {
     case Severity::error: return p.red() + p.bold() + "error" + p.reset();
@@ -66,7 +79,7 @@ void render_finding(std::string& out, const Finding& f, const Palette& p) {
   if (!f.evidence.empty()) {
     out += fmt::format("    {}Evidence:{}\n", p.dim(), p.reset());
     for (const auto& e : f.evidence) {
-      std::string value = e.value.size() > 300 ? e.value.substr(0, 300) + "…" : e.value;
+      std::string value = shorten(e.value, 300);
       out += fmt::format("    {}  {} = {}{}{}\n", p.dim(), e.fact, value, e.source.empty() ? "" : "  (" + e.source + ")",
                          p.reset());
     }
@@ -105,9 +118,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
     out += fmt::format("{}Facts{} ({}):\n", p.bold(), p.reset(), report.facts.all().size());
     for (const auto& [name, fact] : report.facts.all()) {
       std::string value = fact_text(fact);
-      if (value.size() > 400) {
-        value = value.substr(0, 400) + "…";
-      }
+      value = shorten(value, 400);
       std::erase(value, '\r');
       for (auto& c : value) {
         if (c == '\n') c = ' ';

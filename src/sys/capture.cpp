@@ -153,11 +153,11 @@ class Reader {
     if (j.contains("mode")) {
       auto mode = string_at(j["mode"], where + ".mode");
       if (!mode) return std::unexpected(mode.error());
-      try {
-        st.mode = static_cast<std::uint32_t>(std::stoul(*mode, nullptr, 8)) & 07777;
-      } catch (...) {
+      // Only octal digits: stoul alone would take "0999" as 0 and "-1" as 07777.
+      if (mode->empty() || mode->size() > 6 || mode->find_first_not_of("01234567") != std::string::npos) {
         return bad(where + ".mode", "expected an octal string like \"0666\"");
       }
+      st.mode = static_cast<std::uint32_t>(std::stoul(*mode, nullptr, 8)) & 07777;
     }
     for (auto [key, field] : {std::pair{"uid", &st.uid}, std::pair{"gid", &st.gid}, std::pair{"major", &st.major},
                               std::pair{"minor", &st.minor}}) {
@@ -171,6 +171,7 @@ class Reader {
     if (j.contains("size")) {
       auto v = int_at(j["size"], where + ".size");
       if (!v) return std::unexpected(v.error());
+      if (*v < 0) return bad(where + ".size", "out of range");
       st.size = static_cast<std::uint64_t>(*v);
     }
     return IoResult<FileStat>(st);
@@ -357,13 +358,16 @@ Result<Capture> capture_from_json(const nlohmann::json& j, std::string_view file
     for (auto [key, target] : {std::pair{"uid", &identity.uid}, std::pair{"gid", &identity.gid}}) {
       auto v = r.int_at(id.value(key, json(0)), std::string("identity.") + key);
       if (!v) return std::unexpected(v.error());
+      if (*v < 0 || *v > 0xFFFFFFFFLL) return r.bad(std::string("identity.") + key, "out of range");
       *target = static_cast<std::uint32_t>(*v);
     }
     if (id.contains("groups")) {
       if (!id["groups"].is_array()) return r.bad("identity.groups", "expected an array of numbers");
-      for (const auto& g : id["groups"]) {
-        auto v = r.int_at(g, "identity.groups");
+      for (std::size_t i = 0; i < id["groups"].size(); ++i) {
+        std::string where = "identity.groups[" + std::to_string(i) + "]";
+        auto v = r.int_at(id["groups"][i], where);
         if (!v) return std::unexpected(v.error());
+        if (*v < 0 || *v > 0xFFFFFFFFLL) return r.bad(where, "out of range");
         identity.groups.push_back(static_cast<std::uint32_t>(*v));
       }
     }

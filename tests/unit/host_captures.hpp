@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sys/capture.hpp"
-#include "util/input_file.hpp"
+#include "cli/input_file.hpp"
 
 #ifndef GD_SOURCE_DIR
 #error "GD_SOURCE_DIR must name the repository root"

@@ -142,6 +142,7 @@ TEST_CASE("cuda driver: a healthy H200", "[probes][cuda_driver]") {
   // The first run worked: no second one, even though LD_LIBRARY_PATH is set.
   CHECK(facts.get_bool("cuda.clean_env.ran") == false);
   CHECK(fact(facts, "cuda.clean_env.init.result").state == FactState::absent);
+  CHECK(fact(facts, "cuda.clean_env.init.result").reason == "the first run succeeded");
   CHECK(run.runs_asked.size() == 1);
 }
 
@@ -163,16 +164,41 @@ TEST_CASE("cuda driver: the toolkit stub libcuda", "[probes][cuda_driver]") {
 
 TEST_CASE("cuda driver: a helper that hangs in cuInit", "[probes][cuda_driver]") {
   Capture c;
-  c.helper_runs.push_back(helper_run(Status::timed_out, healthy_prefix("stage\tcuInit")));
-  FactSet facts = probe(c).facts;
+  CapturedHelperRun hung = helper_run(Status::timed_out, healthy_prefix("stage\tcuInit"));
+  hung.request.timeout_ms = 2000;
+  c.helper_runs.push_back(hung);
+  Probed run = probe(c);
+  const FactSet& facts = run.facts;
   CHECK(facts.get_string("cuda.helper.status") == "timeout");
   CHECK(facts.get_string("cuda.helper.stage") == "cuInit");
-  CHECK(facts.get_int("cuda.helper.timeout_ms") == 30000);
-  CHECK(facts.get_int("cuda.driver_version") == 13000);  // written before the hang
+  CHECK(facts.get_int("cuda.helper.timeout_ms") == 2000);  // the limit it ran under, from the capture
+  CHECK(facts.get_int("cuda.driver_version") == 13000);    // written before the hang
   const gd::Fact& init = fact(facts, "cuda.init.result");
   CHECK(init.state == FactState::unknown);
   CHECK(init.reason == "helper hung in cuInit and was killed");
-  CHECK(fact(facts, "nvml.loaded").state == FactState::unknown);
+  // NVML was never reached; it is asked alone, and this capture has no such run.
+  const gd::Fact& nvml = fact(facts, "nvml.loaded");
+  CHECK(nvml.state == FactState::unknown);
+  CHECK(nvml.reason == "helper hung in cuInit and was killed");
+  REQUIRE(run.runs_asked.size() == 2);
+  CHECK(run.runs_asked[1].request.nvml_only);
+}
+
+TEST_CASE("cuda driver: after a hang, NVML alone still reports the GPUs", "[probes][cuda_driver]") {
+  Capture c;
+  c.helper_runs.push_back(helper_run(Status::timed_out, healthy_prefix("stage\tcuInit")));
+  CapturedHelperRun nvml = helper_run(Status::finished, lines({
+      "gpudoctor-helper\t1", "stage\tdlopen-nvml", "nvml.dlopen\tok", "stage\tnvmlInit", "nvml.init.result\t0",
+      "nvml.init.text\tSuccess", "nvml.driver_version\t580.159.04", "nvml.device_count.result\t0",
+      "nvml.device_count\t8", "stage\tdone", "end\tok"}));
+  nvml.request.nvml_only = true;
+  c.helper_runs.push_back(nvml);
+  FactSet facts = probe(c).facts;
+  CHECK(facts.get_string("cuda.helper.status") == "timeout");
+  CHECK(fact(facts, "cuda.init.result").state == FactState::unknown);
+  CHECK(facts.get_bool("nvml.loaded") == true);
+  CHECK(facts.get_int("nvml.device_count") == 8);
+  CHECK(facts.get_string("nvml.driver_version") == "580.159.04");
 }
 
 TEST_CASE("cuda driver: a helper that crashes", "[probes][cuda_driver]") {
@@ -275,6 +301,7 @@ TEST_CASE("cuda driver: a helper that could not start", "[probes][cuda_driver]")
   CHECK(init.state == FactState::unknown);
   CHECK(init.reason == "no glibc dynamic loader (ld-linux-x86-64.so.2) on this host");
   CHECK(run.facts.get_bool("cuda.clean_env.ran") == false);  // a clean run would not start either
+  CHECK(fact(run.facts, "cuda.clean_env.init.result").reason == "the helper could not start (no-glibc-loader)");
   CHECK(run.runs_asked.size() == 1);
 }
 

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "util/text_codec.hpp"
+
 using gd::AreaLine;
 using gd::AreaStatus;
 using gd::Finding;
@@ -87,8 +89,8 @@ TEST_CASE("text report: a finding with its fix and evidence", "[report][render_t
                                    "      env.cuda_visible_devices = 99  (env:CUDA_VISIBLE_DEVICES)\n"
                                    "      cuda.init.result = 100  (helper:cuInit)\n"
                                    "    See: https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars\n"));
-  CHECK_THAT(text, Catch::Contains("1 check could not decide (facts unknown; -v shows them):\n"
-                                   "  ? driver/module-too-old: needs kmod.nvidia.version (unknown (needs root))\n"));
+  CHECK_THAT(text, Catch::Contains("1 check could not decide (-v shows the facts):\n"
+                                   "  ? needs root: driver/module-too-old\n"));
   CHECK_THAT(text, Catch::EndsWith("Found 1 error and 0 warnings. The first finding is the most likely cause.\n"));
   CHECK_THAT(text, !Catch::Contains("No problems found."));
   CHECK_THAT(text, !Catch::Contains("Facts ("));  // only with -v
@@ -104,6 +106,19 @@ TEST_CASE("text report: the summary line counts errors and warnings", "[report][
   warning.severity = Severity::warning;
   r.findings = {warning, warning};
   CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::EndsWith("Found 0 errors and 2 warnings. The first finding is the most likely cause.\n"));
+}
+
+TEST_CASE("text report: inconclusive checks are grouped by reason", "[report][render_text]") {
+  Report r = healthy_report();
+  auto unknown = [](std::string id, std::string fact, std::string value) {
+    return gd::Inconclusive{std::move(id), "title", {{std::move(fact), std::move(value), "helper"}}};
+  };
+  r.inconclusive = {unknown("cuda/stub-libcuda", "cuda.libcuda.is_stub", "unknown (not checked (--no-cuda))"),
+                    unknown("driver/module-too-old", "kmod.nvidia.version", "unknown (needs root)"),
+                    unknown("cuda/no-device", "cuda.init.result", "unknown (not checked (--no-cuda))")};
+  CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::Contains("3 checks could not decide (-v shows the facts):\n"
+                                                              "  ? not checked (--no-cuda): cuda/stub-libcuda, cuda/no-device\n"
+                                                              "  ? needs root: driver/module-too-old\n\n"));
 }
 
 TEST_CASE("text report: no ANSI escapes without colour", "[report][render_text]") {
@@ -149,4 +164,19 @@ TEST_CASE("text report: what was examined", "[report][render_text]") {
              Catch::StartsWith("gpudoctor 0.1.0 — the capture tests/hosts/h200-live-580.159.04.capture.json\n\n"));
   r.run = gd::RunInfo{"0.1.0", "root", "/srv/rootfs", 3, 0};
   CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::StartsWith("gpudoctor 0.1.0 — the folder /srv/rootfs, as root\n\n"));
+}
+
+TEST_CASE("text report: long values are cut between characters, not inside one", "[report][render_text]") {
+  Report r = failing_report();
+  // "·" (2 bytes) straddles the evidence bound, "✓" (3 bytes) the fact bound.
+  r.findings[0].evidence = {{"cuda.libcuda.path", std::string(299, 'x') + "·tail", "helper:dladdr"}};
+  r.facts.set("cuda.helper.stdout", std::string(399, 'y') + "✓tail", "helper:stdout");
+  TextStyle verbose;
+  verbose.verbose = true;
+  std::string text = gd::render_text(r, verbose);
+  CHECK(gd::is_valid_utf8(text));
+  CHECK_THAT(text, Catch::Contains("cuda.libcuda.path = " + std::string(299, 'x') + "…  (helper:dladdr)\n"));
+  CHECK_THAT(text, Catch::Contains("cuda.helper.stdout = " + std::string(399, 'y') + "…  (helper:stdout)\n"));
+  r.findings[0].evidence = {{"cuda.libcuda.path", std::string(300, 'x'), "helper:dladdr"}};  // fits exactly
+  CHECK_THAT(gd::render_text(r, verbose), Catch::Contains(" = " + std::string(300, 'x') + "  (helper:dladdr)\n"));
 }

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,13 @@ Capture full_capture() {
   clean.outcome.duration_ms = 12;
   clean.outcome.error = "killed by SIGSEGV";
   c.helper_runs.push_back(clean);
+
+  CapturedHelperRun nvml_only;
+  nvml_only.request.nvml_only = true;
+  nvml_only.request.timeout_ms = 2000;
+  nvml_only.outcome.status = HelperOutcome::Status::finished;
+  nvml_only.outcome.reply = "gpudoctor-helper\t1\nstage\tdlopen-nvml\nnvml.dlopen\tok\nstage\tdone\nend\tok\n";
+  c.helper_runs.push_back(nvml_only);
   return c;
 }
 
@@ -223,13 +231,15 @@ TEST_CASE("capture: every field survives to_json and from_json", "[sys][capture]
   CHECK(back.paths.at("/dev/nvidia0").open == 0);
   CHECK((**back.paths.at("/dev/shm").stat).mode == 01777);
   CHECK(**back.paths.at("/usr/lib/x86_64-linux-gnu/libcuda.so.1").link == "libcuda.so.580.159.04");
-  REQUIRE(back.helper_runs.size() == 2);
+  REQUIRE(back.helper_runs.size() == 3);
   CHECK(back.helper_runs[0].outcome.reply == k_reply);
   CHECK(back.helper_runs[0].outcome.err == "\xff\xfe warning from libcuda\n");
   CHECK(back.helper_runs[1].request.clean_env);
   CHECK(back.helper_runs[1].outcome.status == HelperOutcome::Status::crashed);
   CHECK(back.helper_runs[1].outcome.signal == 11);
   CHECK(back.helper_runs[1].outcome.output_cut);
+  CHECK(back.helper_runs[2].request.nvml_only);
+  CHECK(back.helper_runs[2].request.timeout_ms == 2000);
 }
 
 TEST_CASE("capture: the JSON form is the documented one", "[sys][capture]") {
@@ -265,6 +275,8 @@ TEST_CASE("capture: the JSON form is the documented one", "[sys][capture]") {
   CHECK(j["helper_runs"][1]["mode"] == "clean-env");
   CHECK(j["helper_runs"][1]["status"] == "crashed");
   CHECK_FALSE(j["helper_runs"][1].contains("libcuda"));
+  CHECK(j["helper_runs"][2]["mode"] == "nvml-only");
+  CHECK(j["helper_runs"][2]["timeout_ms"] == 2000);
 }
 
 TEST_CASE("capture: the captured hosts read back to the same JSON", "[sys][capture]") {
@@ -280,6 +292,20 @@ TEST_CASE("capture: the captured hosts read back to the same JSON", "[sys][captu
   CHECK(live.helper_runs[0].outcome.reply.starts_with("gpudoctor-helper\t1\nstage\tdlopen-cuda\n"));
   CHECK(live.helper_runs[0].outcome.reply.ends_with("end\tok\n"));
   CHECK(live.env.at("LD_LIBRARY_PATH") == "/usr/local/nvidia/lib64:/usr/local/nvidia/lib");
+}
+
+TEST_CASE("capture: every capture under tests/hosts reads", "[sys][capture]") {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(GD_SOURCE_DIR) + "/tests/hosts")) {
+    std::string name = entry.path().filename().string();
+    if (!name.ends_with(".capture.json")) {
+      continue;
+    }
+    CAPTURE(name);
+    ++count;
+    CHECK_NOTHROW(gd::test::host_capture(name.substr(0, name.size() - std::string(".capture.json").size())));
+  }
+  CHECK(count >= 2);
 }
 
 TEST_CASE("capture: a minimal file reads with defaults", "[sys][capture]") {
@@ -337,6 +363,15 @@ TEST_CASE("capture: wrong types name the JSON path", "[sys][capture]") {
     j["identity"] = {{"uid", "0"}};
     CHECK(error_for(j).message == "identity.uid: expected an integer");
     j = minimal();
+    j["identity"] = {{"uid", -1}};
+    CHECK(error_for(j).message == "identity.uid: out of range");
+    j = minimal();
+    j["identity"] = {{"uid", 1000}, {"groups", {44, "video"}}};
+    CHECK(error_for(j).message == "identity.groups[1]: expected an integer");
+    j = minimal();
+    j["identity"] = {{"uid", 1000}, {"groups", {44, 4294967296LL}}};
+    CHECK(error_for(j).message == "identity.groups[1]: out of range");
+    j = minimal();
     j["uname"] = {{"machine", 64}};
     CHECK(error_for(j).message == "uname.machine: expected a string");
   }
@@ -353,6 +388,13 @@ TEST_CASE("capture: wrong types name the JSON path", "[sys][capture]") {
           "paths./dev/nvidia0.stat.mode: expected an octal string like \"0666\"");
     CHECK(error_for(with_path("/dev/nvidia0", {{"stat", {{"mode", 666}}}})).message ==
           "paths./dev/nvidia0.stat.mode: expected a string");
+    for (const char* mode : {"0999", "-1", "0666abc", "", " 0666", "07777777"}) {
+      CAPTURE(mode);
+      CHECK(error_for(with_path("/dev/nvidia0", {{"stat", {{"mode", mode}}}})).message ==
+            "paths./dev/nvidia0.stat.mode: expected an octal string like \"0666\"");
+    }
+    CHECK(error_for(with_path("/usr/lib/libcuda.so.1", {{"stat", {{"size", -1}}}})).message ==
+          "paths./usr/lib/libcuda.so.1.stat.size: out of range");
     CHECK(error_for(with_path("/proc/version", {{"read", "Linux version 6.8"}})).message ==
           "paths./proc/version.read: expected {\"lines\": [...]} or {\"base64\": \"...\"}");
     CHECK(error_for(with_path("/proc/version", {{"read", {{"lines", {"ok", 7}}}}})).message ==
@@ -370,7 +412,7 @@ TEST_CASE("capture: wrong types name the JSON path", "[sys][capture]") {
   SECTION("helper runs") {
     json run = finished_run();
     run["mode"] = "sandbox";
-    CHECK(error_for(with_run(run)).message == "helper_runs[0].mode: expected user-env or clean-env");
+    CHECK(error_for(with_run(run)).message == "helper_runs[0].mode: expected user-env, clean-env or nvml-only");
     run = finished_run();
     run.erase("status");
     CHECK(error_for(with_run(run)).message == "helper_runs[0].status: expected a string");

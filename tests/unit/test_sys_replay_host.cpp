@@ -226,6 +226,10 @@ TEST_CASE("replay host: helper runs are matched by mode", "[sys][replay_host]") 
   // The clean-env run first, to show the order in the capture does not matter.
   c.helper_runs.push_back({clean_request, outcome(HelperOutcome::Status::finished, "clean\n")});
   c.helper_runs.push_back({HelperRequest{}, outcome(HelperOutcome::Status::timed_out, "user\n")});
+  HelperRequest nvml_request;
+  nvml_request.nvml_only = true;
+  nvml_request.timeout_ms = 2000;
+  c.helper_runs.push_back({nvml_request, outcome(HelperOutcome::Status::finished, "nvml\n")});
   ReplayHost host(c);
 
   HelperOutcome user = host.run_cuda_helper(HelperRequest{});
@@ -234,6 +238,9 @@ TEST_CASE("replay host: helper runs are matched by mode", "[sys][replay_host]") 
   HelperOutcome clean = host.run_cuda_helper(clean_request);
   CHECK(clean.status == HelperOutcome::Status::finished);
   CHECK(clean.reply == "clean\n");
+  HelperOutcome nvml = host.run_cuda_helper(nvml_request);
+  CHECK(nvml.reply == "nvml\n");
+  CHECK(nvml.timeout_ms == 2000);  // the limit the recorded run had
 }
 
 TEST_CASE("replay host: a helper run the capture lacks was not run", "[sys][replay_host]") {
