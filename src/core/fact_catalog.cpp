@@ -1,5 +1,7 @@
 #include "core/fact_catalog.hpp"
 
+#include "util/spelling.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -107,23 +109,6 @@ bool name_matches(std::string_view pattern, std::string_view name) {
   }
 }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 std::span<const FactSpec> fact_catalog() { return k_fact_catalog; }
@@ -138,16 +123,11 @@ std::optional<FactSpec> find_fact_spec(std::string_view name) {
 }
 
 std::string_view closest_fact_name(std::string_view name) {
-  std::string_view best;
-  std::size_t best_distance = 4;  // farther than this is no suggestion (ninja SpellcheckString)
+  std::vector<std::string_view> names;
   for (const FactSpec& spec : k_fact_catalog) {
-    std::size_t distance = edit_distance(name, spec.name);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = spec.name;
-    }
+    names.push_back(spec.name);
   }
-  return best;
+  return closest_name(name, names);
 }
 
 }  // namespace gd

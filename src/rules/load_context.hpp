@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "util/spelling.hpp"
 
 namespace gd::rules_detail {
 
@@ -46,35 +47,10 @@ inline std::string_view type_name(const toml::node& node) {
   return "nothing";
 }
 
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 /// " (did you mean 'x'?)" for the closest candidate within 3 edits, else "".
 template <typename Range>
 std::string did_you_mean(std::string_view name, const Range& candidates) {
-  std::string_view best;
-  std::size_t best_distance = 4;
-  for (std::string_view candidate : candidates) {
-    std::size_t distance = edit_distance(name, candidate);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
-  }
+  std::string_view best = closest_name(name, candidates);
   return best.empty() ? std::string() : " (did you mean '" + std::string(best) + "'?)";
 }
 
