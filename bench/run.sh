@@ -31,4 +31,4 @@ if command -v nvidia-smi >/dev/null; then
   measure "nvidia-smi" nvidia-smi
 fi
 # The helper's own time (cuInit, and the whole helper process), from one full run's facts.
-"$bin" -v 2>/dev/null | grep -E '^  cuda\.(init\.duration_ms|helper\.duration_ms) = ' | sed 's/^  /helper: /'
+"$bin" -v 2>/dev/null | grep -E '^  cuda\.(init\.duration_ms|helper\.(duration_ms|work_ms|timeline)) = ' | sed 's/^  /helper: /'

@@ -36,6 +36,8 @@ constexpr std::array k_fact_catalog = {
     FactSpec{"cuda.helper.signal", T::string, "signal that ended the helper (SIGSEGV, ...) when it crashed"},
     FactSpec{"cuda.helper.stage", T::string, "last step the helper started (dlopen-cuda, cuInit, context, nvmlInit, ...)"},
     FactSpec{"cuda.helper.duration_ms", T::integer, "wall time of the helper run in milliseconds"},
+    FactSpec{"cuda.helper.work_ms", T::integer, "time the helper spent on its own work (dlopen, cuInit, devices, contexts, NVML)"},
+    FactSpec{"cuda.helper.timeline", T::list, "each helper step with how long it took ('cuInit 117 ms')"},
     FactSpec{"cuda.helper.loader", T::string, "the glibc dynamic loader the helper ran under"},
     FactSpec{"cuda.helper.stdout", T::string, "what libcuda/NVML printed on stdout (cut when long)"},
     FactSpec{"cuda.helper.stderr", T::string, "what libcuda/NVML printed on stderr (cut when long)"},

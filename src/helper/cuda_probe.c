@@ -160,7 +160,13 @@ static long long now_us(void) {
   return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static void stage(const char* name) { emit("stage", name); }
+static long long g_start_us; /* when main() began: stage times are offsets from it */
+
+/* Each step is announced with its start time, so a slow cuInit or context creation shows up. */
+static void stage(const char* name) {
+  emit("stage", name);
+  emit_int("stage.at_us", now_us() - g_start_us);
+}
 
 static void stage_n(const char* name, int index) {
   char text[64];
@@ -528,6 +534,7 @@ static int parse_fd(const char* text) {
 }
 
 int main(int argc, char** argv) {
+  g_start_us = now_us();
   const char* libcuda = "libcuda.so.1";
   const char* libnvml = "libnvidia-ml.so.1";
   int nvml_only = 0; /* --only nvml: a second look at NVML after CUDA hung or crashed */

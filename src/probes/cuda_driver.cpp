@@ -243,6 +243,25 @@ bool run_failed(const RunSummary& summary) {
   return summary.reply->cuda_dlopen_ok != true || summary.reply->cuda_init.result != 0;
 }
 
+/// Durations of the helper's steps from their start times; the last step ("done") ends the work.
+void record_timeline(const HelperReply& reply, FactSet& facts) {
+  const auto& starts = reply.stage_starts;
+  if (starts.empty()) {
+    return;
+  }
+  std::vector<std::string> timeline;
+  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+    std::int64_t us = starts[i + 1].second - starts[i].second;
+    timeline.push_back(fmt::format("{} {} ms", starts[i].first, (us + 500) / 1000));
+  }
+  if (starts.back().first == "done") {
+    facts.set("cuda.helper.work_ms", (starts.back().second + 500) / 1000, source("timeline"));
+  } else {
+    timeline.push_back(fmt::format("{} (did not finish)", starts.back().first));
+  }
+  facts.set("cuda.helper.timeline", timeline, source("timeline"));
+}
+
 void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, const ProbeOptions& options,
                       FactSet& facts) {
   const std::string src(k_src_helper);
@@ -256,6 +275,7 @@ void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, c
   if (!outcome.err.empty()) facts.set("cuda.helper.stderr", outcome.err + cut, src + ":stderr");
   if (summary.reply) {
     facts.set("cuda.helper.stage", summary.reply->last_stage, src);
+    record_timeline(*summary.reply, facts);
     std::string reason = not_reached_reason(summary, outcome);
     record_cuda(*summary.reply, facts, reason);
     record_nvml(*summary.reply, facts, reason);

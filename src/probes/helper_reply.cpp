@@ -283,6 +283,13 @@ Result<HelperReply> parse_helper_reply(std::string_view text) {
       reply.last_stage = std::move(*value);
       continue;
     }
+    if (key == "stage.at_us") {
+      auto at = parse_int<std::int64_t>(*value);
+      if (at && reply.stage_starts.size() < k_helper_max_stage_times) {
+        reply.stage_starts.emplace_back(reply.last_stage, *at);
+      }
+      continue;
+    }
     if (is_out_of_bound_device(key)) {
       continue;  // bounded: no entries for absurd indices
     }

@@ -45,6 +45,8 @@ struct HelperReply {
   int protocol_version = 0;  ///< major version from the header line
   bool complete = false;     ///< saw the `end` line: the helper got through every step
   std::string last_stage;    ///< the step it was in when the reply ends ("cuInit" for a hang there)
+  /// Each step with the time it started, in µs since the helper's main() (`stage.at_us`).
+  std::vector<std::pair<std::string, std::int64_t>> stage_starts;
 
   std::optional<bool> cuda_dlopen_ok;
   std::optional<std::string> cuda_dlerror;
@@ -73,6 +75,8 @@ struct HelperReply {
 
 /// The highest device index kept; larger ones are ignored (a reply cannot grow memory unbounded).
 inline constexpr int k_helper_max_device_index = 1024;
+/// At most this many stage times are kept.
+inline constexpr std::size_t k_helper_max_stage_times = 4096;
 
 /// Parses protocol text. Fails (Error.file "helper reply", Error.line set) on a missing or bad
 /// header, an unsupported major version, or a malformed line; unknown keys are ignored, and an

@@ -317,3 +317,31 @@ TEST_CASE("cuda driver: version text", "[probes][cuda_driver]") {
   CHECK(gd::cuda_version_text(12040) == "12.4");
   CHECK(gd::cuda_version_text(11080) == "11.8");
 }
+
+TEST_CASE("cuda_driver: stage start times become a timeline of step durations", "[probes][cuda_driver]") {
+  const std::string reply = lines({"gpudoctor-helper\t1", "stage\tdlopen-cuda", "stage.at_us\t100", "cuda.dlopen\tok",
+                                   "stage\tcuInit", "stage.at_us\t35100", "cuda.init.result\t0",
+                                   "stage\tcuDeviceGetCount", "stage.at_us\t152600", "cuda.device_count.result\t0",
+                                   "cuda.device_count\t0", "stage\tdone", "stage.at_us\t153000", "end\tok"});
+  Capture capture;
+  capture.helper_runs.push_back(helper_run(Status::finished, reply));
+  Probed p = probe(capture);
+  const gd::Fact* timeline = p.facts.find("cuda.helper.timeline");
+  REQUIRE(timeline != nullptr);
+  CHECK(std::get<std::vector<std::string>>(timeline->value) ==
+        std::vector<std::string>{"dlopen-cuda 35 ms", "cuInit 118 ms", "cuDeviceGetCount 0 ms"});
+  CHECK(p.facts.get_int("cuda.helper.work_ms") == 153);
+}
+
+TEST_CASE("cuda_driver: a hang leaves the step it hung in unfinished in the timeline", "[probes][cuda_driver]") {
+  const std::string reply =
+      lines({"gpudoctor-helper\t1", "stage\tdlopen-cuda", "stage.at_us\t0", "cuda.dlopen\tok", "stage\tcuInit", "stage.at_us\t40000"});
+  Capture capture;
+  capture.helper_runs.push_back(helper_run(Status::timed_out, reply));
+  Probed p = probe(capture);
+  const gd::Fact* timeline = p.facts.find("cuda.helper.timeline");
+  REQUIRE(timeline != nullptr);
+  CHECK(std::get<std::vector<std::string>>(timeline->value) ==
+        std::vector<std::string>{"dlopen-cuda 40 ms", "cuInit (did not finish)"});
+  CHECK(p.facts.find("cuda.helper.work_ms") == nullptr);
+}
