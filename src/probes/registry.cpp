@@ -1,7 +1,14 @@
+#include "probes/containers.hpp"
 #include "probes/cuda_driver.hpp"
+#include "probes/device_nodes.hpp"
 #include "probes/environment.hpp"
+#include "probes/firmware.hpp"
+#include "probes/kernel_log.hpp"
+#include "probes/libraries.hpp"
 #include "probes/nvidia_module.hpp"
+#include "probes/pci.hpp"
 #include "probes/probe.hpp"
+#include "probes/services.hpp"
 #include "probes/system.hpp"
 
 #include <array>
@@ -10,11 +17,20 @@
 namespace gd {
 namespace {
 
+// Later probes may read facts of earlier ones (firmware needs the module version and the GPU
+// families), so the order follows the layers from the PCI slot up.
 constexpr std::array k_probes = {
-    ProbeEntry{"system", probe_system},              // uname, uid: context for every other area
-    ProbeEntry{"environment", probe_environment},    // the user's CUDA-relevant variables
-    ProbeEntry{"nvidia_module", probe_nvidia_module},  // the kernel side, before user space
-    ProbeEntry{"cuda_driver", probe_cuda_driver},    // libcuda + NVML in the helper (slowest, last)
+    ProbeEntry{"system", probe_system},                // uname, uid: context for every other area
+    ProbeEntry{"environment", probe_environment},      // the user's CUDA-relevant variables
+    ProbeEntry{"pci", probe_pci},                      // what hardware is there
+    ProbeEntry{"nvidia_module", probe_nvidia_module},  // the kernel side
+    ProbeEntry{"firmware", probe_gsp_firmware},        // needs module version and GPU families
+    ProbeEntry{"device_nodes", probe_device_nodes},    // the kernel's doors for user space
+    ProbeEntry{"containers", probe_containers},        // what stands between the user and /dev
+    ProbeEntry{"libraries", probe_libraries},          // which user-space driver would load
+    ProbeEntry{"services", probe_services},            // distribution, libc, daemons
+    ProbeEntry{"kernel_log", probe_kernel_log},        // what the driver said
+    ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest, last)
 };
 
 }  // namespace

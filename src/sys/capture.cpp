@@ -46,6 +46,15 @@ json path_to_json(const CapturedPath& path) {
   if (path.read) {
     out["read"] = *path.read ? text_to_json(**path.read) : error_to_json(path.read->error());
   }
+  if (!path.ranges.empty()) {
+    json ranges = json::array();
+    for (const auto& range : path.ranges) {
+      json entry = range.data ? text_to_json(*range.data) : error_to_json(range.data.error());
+      entry["offset"] = range.offset;
+      ranges.push_back(entry);
+    }
+    out["ranges"] = ranges;
+  }
   if (path.list) {
     out["list"] = *path.list ? json(**path.list) : error_to_json(path.list->error());
   }
@@ -192,6 +201,30 @@ class Reader {
           if (!text) return std::unexpected(text.error());
           out.read = *text;
         }
+      } else if (key == "ranges") {
+        if (!value.is_array()) return bad(at, "expected an array of {\"offset\": N, \"lines\"|\"base64\"|\"error\": ...}");
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          std::string item_at = at + "[" + std::to_string(i) + "]";
+          const json& item = value[i];
+          if (!item.is_object()) return bad(item_at, "expected an object");
+          auto offset = int_at(item.value("offset", json()), item_at + ".offset");
+          if (!offset) return std::unexpected(offset.error());
+          if (*offset < 0) return bad(item_at + ".offset", "out of range");
+          CapturedRange range;
+          range.offset = static_cast<std::uint64_t>(*offset);
+          auto err = error_at(item, item_at);
+          if (!err) return std::unexpected(err.error());
+          if (*err) {
+            range.data = std::unexpected(IoError{**err});
+          } else {
+            json content = item;
+            content.erase("offset");
+            auto text = text_at(content, item_at);
+            if (!text) return std::unexpected(text.error());
+            range.data = *text;
+          }
+          out.ranges.push_back(std::move(range));
+        }
       } else if (key == "list") {
         auto err = error_at(value, at);
         if (!err) return std::unexpected(err.error());
@@ -231,7 +264,7 @@ class Reader {
           out.open = *code;
         }
       } else {
-        return bad(at, "unknown key (expected read, list, stat, lstat, link, open)");
+        return bad(at, "unknown key (expected read, ranges, list, stat, lstat, link, open)");
       }
     }
     return out;

@@ -18,10 +18,19 @@
 namespace gd {
 
 inline constexpr int k_capture_version = 1;
+/// read_kernel_log() is captured as a read of this path.
+inline constexpr std::string_view k_kernel_log_path = "/dev/kmsg";
 
 /// What was observed about one path; an operation that was never asked stays empty.
+/// One read_range answer.
+struct CapturedRange {
+  std::uint64_t offset = 0;
+  IoResult<std::string> data;
+};
+
 struct CapturedPath {
   std::optional<IoResult<std::string>> read;
+  std::vector<CapturedRange> ranges;
   std::optional<IoResult<std::vector<std::string>>> list;
   std::optional<IoResult<FileStat>> stat;
   std::optional<IoResult<FileStat>> lstat;

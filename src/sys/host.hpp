@@ -95,6 +95,12 @@ class Host {
   /// The file's content, at most `max_bytes` of it. Never blocks: FIFOs, sockets and devices
   /// are refused (EINVAL is not used; ENXIO for "not a regular file").
   virtual IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) = 0;
+  /// Up to `max_bytes` of a regular file starting at `offset` (ELF headers and sections of large
+  /// libraries and kernel modules, without reading the whole file). Same refusals as read_file.
+  virtual IoResult<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) = 0;
+  /// The kernel's message buffer from /dev/kmsg, read without blocking (at most `max_bytes`,
+  /// the newest records kept). EPERM/EACCES when dmesg is restricted; ENOENT without /dev/kmsg.
+  virtual IoResult<std::string> read_kernel_log(std::size_t max_bytes) = 0;
   /// Names in a folder, sorted, without "." and "..".
   virtual IoResult<std::vector<std::string>> list_dir(std::string_view path) = 0;
   virtual IoResult<FileStat> stat(std::string_view path) = 0;   ///< follows links

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
@@ -181,6 +182,102 @@ IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max
   }
   ::close(fd);
   return content;
+}
+
+IoResult<std::string> RealHost::read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) {
+  auto real = resolve(path, FollowLast::yes);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  struct ::stat st {};
+  if (::stat(real->c_str(), &st) != 0) {
+    return io_error(errno);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    return io_error(EISDIR);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return io_error(ENXIO);
+  }
+  int fd = ::open(real->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    return io_error(errno);
+  }
+  std::string content;
+  content.resize(max_bytes);
+  std::size_t got = 0;
+  while (got < max_bytes) {
+    ssize_t n = ::pread(fd, content.data() + got, max_bytes - got, static_cast<off_t>(offset + got));
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      int saved = errno;
+      ::close(fd);
+      return io_error(saved);
+    }
+    if (n == 0) {
+      break;
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  content.resize(got);
+  return content;
+}
+
+IoResult<std::string> RealHost::read_kernel_log(std::size_t max_bytes) {
+  auto real = resolve("/dev/kmsg", FollowLast::yes);
+  if (!real) {
+    return std::unexpected(real.error());
+  }
+  struct ::stat st {};
+  if (::stat(real->c_str(), &st) != 0) {
+    return io_error(errno);
+  }
+  if (!S_ISCHR(st.st_mode)) {
+    return io_error(ENOENT);  // a captured tree has no live kernel log
+  }
+  int fd = ::open(real->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    return io_error(errno);
+  }
+  // One record per read(); EAGAIN ends the buffer. A busy kernel could log forever, so the
+  // number of records and the time spent are bounded too; only the newest max_bytes are kept.
+  constexpr int k_max_records = 200000;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  std::string log;
+  char record[8192];
+  for (int i = 0; i < k_max_records && std::chrono::steady_clock::now() < deadline; ++i) {
+    ssize_t n = ::read(fd, record, sizeof record);
+    if (n < 0) {
+      if (errno == EINTR || errno == EPIPE) {
+        continue;  // EPIPE: the record was overwritten while we read; the next one follows
+      }
+      if (errno == EAGAIN) {
+        break;
+      }
+      int saved = errno;
+      ::close(fd);
+      if (log.empty()) {
+        return io_error(saved);
+      }
+      break;
+    }
+    if (n == 0) {
+      break;
+    }
+    log.append(record, static_cast<std::size_t>(n));
+    if (log.size() > 2 * max_bytes) {
+      log.erase(0, log.size() - max_bytes);
+    }
+  }
+  ::close(fd);
+  if (log.size() > max_bytes) {
+    std::size_t cut = log.find('\n', log.size() - max_bytes);
+    log.erase(0, cut == std::string::npos ? log.size() - max_bytes : cut + 1);
+  }
+  return log;
 }
 
 IoResult<std::vector<std::string>> RealHost::list_dir(std::string_view path) {

@@ -18,6 +18,8 @@ class RealHost final : public Host {
   RealHost(std::string root, std::span<const unsigned char> helper_elf);
 
   IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  IoResult<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) override;
+  IoResult<std::string> read_kernel_log(std::size_t max_bytes) override;
   IoResult<std::vector<std::string>> list_dir(std::string_view path) override;
   IoResult<FileStat> stat(std::string_view path) override;
   IoResult<FileStat> lstat(std::string_view path) override;

@@ -8,6 +8,18 @@ IoResult<std::string> RecordingHost::read_file(std::string_view path, std::size_
   return result;
 }
 
+IoResult<std::string> RecordingHost::read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) {
+  auto result = m_inner.read_range(path, offset, max_bytes);
+  at(path).ranges.push_back({offset, result});
+  return result;
+}
+
+IoResult<std::string> RecordingHost::read_kernel_log(std::size_t max_bytes) {
+  auto result = m_inner.read_kernel_log(max_bytes);
+  at(k_kernel_log_path).read = result;
+  return result;
+}
+
 IoResult<std::vector<std::string>> RecordingHost::list_dir(std::string_view path) {
   auto result = m_inner.list_dir(path);
   at(path).list = result;

@@ -147,6 +147,40 @@ IoResult<std::string> ReplayHost::read_file(std::string_view path, std::size_t m
   return io_error(st->kind == FileKind::directory ? EISDIR : ENXIO);
 }
 
+IoResult<std::string> ReplayHost::read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) {
+  if (const CapturedPath* p = find(path)) {
+    for (const CapturedRange& range : p->ranges) {
+      if (range.offset == offset) {
+        if (!range.data) {
+          return std::unexpected(range.data.error());
+        }
+        return range.data->substr(0, max_bytes);
+      }
+    }
+  }
+  // A hand-written host may give the whole content instead of ranges.
+  auto whole = read_file(path, static_cast<std::size_t>(offset) + max_bytes);
+  if (!whole) {
+    return std::unexpected(whole.error());
+  }
+  if (offset >= whole->size()) {
+    return std::string();
+  }
+  return whole->substr(static_cast<std::size_t>(offset), max_bytes);
+}
+
+IoResult<std::string> ReplayHost::read_kernel_log(std::size_t max_bytes) {
+  const CapturedPath* p = find(k_kernel_log_path);
+  if (!p || !p->read) {
+    return io_error(ENOENT);
+  }
+  if (!*p->read) {
+    return std::unexpected(p->read->error());
+  }
+  const std::string& log = **p->read;
+  return log.size() > max_bytes ? log.substr(log.size() - max_bytes) : log;
+}
+
 IoResult<std::vector<std::string>> ReplayHost::list_dir(std::string_view path) {
   const CapturedPath* p = find(path);
   if (p && p->list) {

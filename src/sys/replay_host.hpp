@@ -13,6 +13,8 @@ class ReplayHost final : public Host {
   explicit ReplayHost(Capture capture) : m_capture(std::move(capture)) {}
 
   IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
+  IoResult<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) override;
+  IoResult<std::string> read_kernel_log(std::size_t max_bytes) override;
   IoResult<std::vector<std::string>> list_dir(std::string_view path) override;
   IoResult<FileStat> stat(std::string_view path) override;
   IoResult<FileStat> lstat(std::string_view path) override;

@@ -446,9 +446,9 @@ TEST_CASE("capture: unknown errno names and keys are refused", "[sys][capture]")
   CHECK(error_for(with_path("/dev/nvidia0", {{"open", "denied"}})).message ==
         "paths./dev/nvidia0.open: expected \"ok\" or an errno name, got 'denied'");
   gd::Error unknown_key = error_for(with_path("/dev/nvidia0", {{"stat", {{"type", "char"}}}, {"opne", "ok"}}));
-  CHECK(unknown_key.message == "paths./dev/nvidia0.opne: unknown key (expected read, list, stat, lstat, link, open)");
+  CHECK(unknown_key.message == "paths./dev/nvidia0.opne: unknown key (expected read, ranges, list, stat, lstat, link, open)");
   CHECK(unknown_key.describe() ==
-        "captures/broken.json: paths./dev/nvidia0.opne: unknown key (expected read, list, stat, lstat, link, open)");
+        "captures/broken.json: paths./dev/nvidia0.opne: unknown key (expected read, ranges, list, stat, lstat, link, open)");
 }
 
 TEST_CASE("capture: error answers read back as errors", "[sys][capture]") {

@@ -1,0 +1,74 @@
+// Facts from the CUDA helper: libcuda, cuInit, devices, contexts, NVML (probes/cuda_driver).
+#include "core/catalog/sections.hpp"
+
+namespace gd::catalog {
+namespace {
+
+using T = FactType;
+
+constexpr FactSpec k_facts[] = {
+    // The run itself.
+    // Environment (allowlisted variables only).
+    // NVIDIA kernel module, as far as issue 2 needs it.
+    // The helper process that loads libcuda and NVML.
+    FactSpec{"cuda.helper.status", T::string,
+             "how the CUDA helper ended: ok, timeout, crashed, exit-failure, no-glibc-loader, exec-failed, "
+             "protocol-error"},
+    FactSpec{"cuda.helper.signal", T::string, "signal that ended the helper (SIGSEGV, ...) when it crashed"},
+    FactSpec{"cuda.helper.stage", T::string, "last step the helper started (dlopen-cuda, cuInit, context, nvmlInit, ...)"},
+    FactSpec{"cuda.helper.duration_ms", T::integer, "wall time of the helper run in milliseconds"},
+    FactSpec{"cuda.helper.work_ms", T::integer, "time the helper spent on its own work (dlopen, cuInit, devices, contexts, NVML)"},
+    FactSpec{"cuda.helper.timeline", T::list, "each helper step with how long it took ('cuInit 117 ms')"},
+    FactSpec{"cuda.helper.loader", T::string, "the glibc dynamic loader the helper ran under"},
+    FactSpec{"cuda.helper.stdout", T::string, "what libcuda/NVML printed on stdout (cut when long)"},
+    FactSpec{"cuda.helper.stderr", T::string, "what libcuda/NVML printed on stderr (cut when long)"},
+    FactSpec{"cuda.helper.timeout_ms", T::integer, "the timeout the helper ran with"},
+    // libcuda as the helper saw it (first run, user's environment).
+    FactSpec{"cuda.libcuda.loaded", T::boolean, "dlopen(\"libcuda.so.1\") succeeded"},
+    FactSpec{"cuda.libcuda.dlerror", T::string, "dlerror() text when libcuda did not load"},
+    FactSpec{"cuda.libcuda.path", T::string, "real path of the libcuda file the loader mapped"},
+    FactSpec{"cuda.libcuda.is_stub", T::boolean,
+             "the loaded libcuda is the toolkit's link-time stub (path under stubs/ or result 34)"},
+    FactSpec{"cuda.driver_version.result", T::integer, "CUresult of cuDriverGetVersion"},
+    FactSpec{"cuda.driver_version", T::integer, "cuDriverGetVersion value (1000*major + 10*minor, 13000 = 13.0)"},
+    FactSpec{"cuda.driver_version.text", T::version, "cuDriverGetVersion as major.minor"},
+    FactSpec{"cuda.init.result", T::integer, "CUresult of cuInit(0)"},
+    FactSpec{"cuda.init.name", T::string, "name of the cuInit result (CUDA_ERROR_NO_DEVICE)"},
+    FactSpec{"cuda.init.text", T::string, "cuGetErrorString of the cuInit result"},
+    FactSpec{"cuda.init.duration_ms", T::integer, "how long cuInit(0) took in milliseconds"},
+    FactSpec{"cuda.device_count", T::integer, "cuDeviceGetCount after a successful cuInit"},
+    FactSpec{"cuda.context.failed_count", T::integer, "devices on which context creation or a small allocation failed"},
+    FactSpec{"cuda.context.failures", T::list, "'ordinal: step result NAME' for each device whose context or allocation failed"},
+    FactSpec{"cuda.device.*.name", T::string, "device name (cuDeviceGetName)"},
+    FactSpec{"cuda.device.*.uuid", T::string, "device UUID (GPU-...)"},
+    FactSpec{"cuda.device.*.pci_bus_id", T::string, "PCI bus id (cuDeviceGetPCIBusId)"},
+    FactSpec{"cuda.device.*.compute_capability", T::version, "compute capability major.minor"},
+    FactSpec{"cuda.device.*.total_memory_mib", T::integer, "total device memory in MiB"},
+    FactSpec{"cuda.device.*.context.result", T::integer, "CUresult of retaining the primary context"},
+    FactSpec{"cuda.device.*.alloc.result", T::integer, "CUresult of a small cuMemAlloc in that context"},
+    // The second run with a cleaned environment (only when the first one failed).
+    FactSpec{"cuda.clean_env.ran", T::boolean, "a second helper run without LD_LIBRARY_PATH/LD_PRELOAD/CUDA_VISIBLE_DEVICES happened"},
+    FactSpec{"cuda.clean_env.status", T::string, "helper status of the clean-environment run"},
+    FactSpec{"cuda.clean_env.libcuda.loaded", T::boolean, "libcuda loaded in the clean-environment run"},
+    FactSpec{"cuda.clean_env.libcuda.path", T::string, "libcuda file mapped in the clean-environment run"},
+    FactSpec{"cuda.clean_env.init.result", T::integer, "cuInit result in the clean-environment run"},
+    FactSpec{"cuda.clean_env.device_count", T::integer, "device count in the clean-environment run"},
+    FactSpec{"cuda.clean_env.removed", T::list, "variables the clean run removed that were set (NAME=value)"},
+    // NVML, loaded by the same helper.
+    FactSpec{"nvml.loaded", T::boolean, "dlopen(\"libnvidia-ml.so.1\") succeeded"},
+    FactSpec{"nvml.dlerror", T::string, "dlerror() text when NVML did not load"},
+    FactSpec{"nvml.path", T::string, "real path of the libnvidia-ml file the loader mapped"},
+    FactSpec{"nvml.init.result", T::integer, "nvmlReturn_t of nvmlInit_v2 (18 = driver/library version mismatch)"},
+    FactSpec{"nvml.init.text", T::string, "nvmlErrorString of the nvmlInit_v2 result"},
+    FactSpec{"nvml.driver_version", T::version, "nvmlSystemGetDriverVersion (the kernel module's version)"},
+    FactSpec{"nvml.device_count", T::integer, "nvmlDeviceGetCount_v2"},
+    FactSpec{"nvml.device.*.name", T::string, "device name from NVML"},
+    FactSpec{"nvml.device.*.uuid", T::string, "device UUID from NVML"},
+    FactSpec{"nvml.device.*.pci_bus_id", T::string, "PCI bus id from NVML"},
+};
+
+}  // namespace
+
+std::span<const FactSpec> cuda_facts() { return k_facts; }
+
+}  // namespace gd::catalog

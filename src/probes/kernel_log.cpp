@@ -1,0 +1,7 @@
+#include "probes/kernel_log.hpp"
+
+namespace gd {
+
+void probe_kernel_log(Host&, const ProbeOptions&, FactSet&) {}
+
+}  // namespace gd
