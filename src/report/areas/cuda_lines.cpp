@@ -3,59 +3,10 @@
 
 #include <fmt/format.h>
 
-#include "report/report.hpp"
+#include "report/areas/area_support.hpp"
 
-namespace gd {
+namespace gd::areas {
 namespace {
-
-AreaStatus worst_finding_status(const std::vector<Finding>& findings, std::string_view area) {
-  AreaStatus status = AreaStatus::ok;
-  for (const auto& finding : findings) {
-    if (finding.area != area) {
-      continue;
-    }
-    if (finding.severity == Severity::error) {
-      return AreaStatus::error;
-    }
-    if (finding.severity == Severity::warning) {
-      status = AreaStatus::warning;
-    } else if (status == AreaStatus::ok) {
-      status = AreaStatus::info;
-    }
-  }
-  return status;
-}
-
-std::string unknown_reason(const FactSet& facts, std::string_view name) {
-  const Fact* fact = facts.find(name);
-  if (!fact) {
-    return "not collected";
-  }
-  return fact->reason.empty() ? std::string(to_string(fact->state)) : fact->reason;
-}
-
-/// The finding status, or `fallback` when no finding names the area.
-AreaStatus status_for(const std::vector<Finding>& findings, std::string_view area, AreaStatus fallback) {
-  AreaStatus from_findings = worst_finding_status(findings, area);
-  return from_findings == AreaStatus::ok ? fallback : from_findings;
-}
-
-AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"driver", "NVIDIA kernel module", AreaStatus::ok, "", {}};
-  auto loaded = facts.get_bool("kmod.nvidia.loaded");
-  if (!loaded) {
-    line.status = status_for(findings, "driver", AreaStatus::unknown);
-    line.summary = "unknown: " + unknown_reason(facts, "kmod.nvidia.loaded");
-  } else if (!*loaded) {
-    line.status = status_for(findings, "driver", AreaStatus::warning);
-    line.summary = "not loaded (no /proc/driver/nvidia)";
-  } else {
-    line.status = status_for(findings, "driver", AreaStatus::ok);
-    line.summary = fmt::format("{} {}", facts.get_string("kmod.nvidia.flavor").value_or("?"),
-                               facts.get_string("kmod.nvidia.version").value_or("(version unknown)"));
-  }
-  return line;
-}
 
 std::string device_detail(const FactSet& facts, std::int64_t i) {
   auto key = [i](std::string_view field) { return fmt::format("cuda.device.{}.{}", i, field); };
@@ -82,6 +33,8 @@ std::string device_detail(const FactSet& facts, std::int64_t i) {
   }
   return text;
 }
+
+}  // namespace
 
 AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"cuda", "CUDA driver (libcuda)", AreaStatus::ok, "", {}};
@@ -124,7 +77,7 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
     }
   }
   bool initialised = facts.get_int("cuda.init.result") == 0;
-  line.status = status_for(findings, "cuda", initialised ? AreaStatus::ok : AreaStatus::unknown);
+  line.status = status_for(findings, k_cuda_areas, initialised ? AreaStatus::ok : AreaStatus::unknown);
   return line;
 }
 
@@ -137,7 +90,7 @@ AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
     return line;
   }
   if (!*loaded) {
-    line.status = status_for(findings, "nvml", AreaStatus::warning);
+    line.status = status_for(findings, k_nvml_areas, AreaStatus::warning);
     line.summary = "libnvidia-ml.so.1 not found: " + facts.get_string("nvml.dlerror").value_or("");
     return line;
   }
@@ -151,11 +104,11 @@ AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
       line.details.push_back(fmt::format("GPU {}: {} · {}", i, facts.get_string(key("name")).value_or("?"),
                                          facts.get_string(key("pci_bus_id")).value_or("?")));
     }
-    line.status = status_for(findings, "nvml", AreaStatus::ok);
+    line.status = status_for(findings, k_nvml_areas, AreaStatus::ok);
   } else {
     line.summary = init ? fmt::format("nvmlInit failed: {} {}", *init, facts.get_string("nvml.init.text").value_or(""))
                         : "nvmlInit result unknown";
-    line.status = status_for(findings, "nvml", AreaStatus::warning);
+    line.status = status_for(findings, k_nvml_areas, AreaStatus::warning);
   }
   return line;
 }
@@ -170,15 +123,8 @@ AreaLine environment_line(const FactSet& facts, const std::vector<Finding>& find
     }
   }
   line.summary = parts.empty() ? "no CUDA-related variables set" : fmt::format("{}", fmt::join(parts, ", "));
-  line.status = status_for(findings, "environment", AreaStatus::ok);
+  line.status = status_for(findings, k_environment_areas, AreaStatus::ok);
   return line;
 }
 
-}  // namespace
-
-std::vector<AreaLine> build_area_lines(const FactSet& facts, const std::vector<Finding>& findings) {
-  return {module_line(facts, findings), cuda_line(facts, findings), nvml_line(facts, findings),
-          environment_line(facts, findings)};
-}
-
-}  // namespace gd
+}  // namespace gd::areas
