@@ -77,11 +77,34 @@ const AreaLine& line(const std::vector<AreaLine>& lines, std::string_view id) {
 
 TEST_CASE("areas: one line per layer, in order", "[report][areas]") {
   auto lines = gd::build_area_lines(healthy_h200(), {});
-  REQUIRE(lines.size() == 4);
-  CHECK(lines[0].id == "driver");
-  CHECK(lines[1].id == "cuda");
-  CHECK(lines[2].id == "nvml");
-  CHECK(lines[3].id == "environment");
+  // From the PCI slot up to the user's environment.
+  std::vector<std::string> ids;
+  for (const auto& l : lines) {
+    ids.push_back(l.id);
+  }
+  CHECK(ids == std::vector<std::string>{"pci", "driver", "devices", "container", "libraries", "cuda", "nvml",
+                                        "kernel-log", "environment"});
+}
+
+TEST_CASE("areas: a finding of an area no line answers for gets a line of its own", "[report][areas]") {
+  gd::Finding finding;
+  finding.id = "x.odd";
+  finding.area = "somewhere-else";
+  finding.severity = gd::Severity::warning;
+  auto lines = gd::build_area_lines(healthy_h200(), {finding});
+  const AreaLine& other = line(lines, "other");
+  CHECK(other.status == AreaStatus::warning);
+  CHECK(other.summary == "x.odd");
+}
+
+TEST_CASE("areas: findings mark the line of their area", "[report][areas]") {
+  gd::Finding finding;
+  finding.id = "dev.uvm-missing";
+  finding.area = "devices";
+  finding.severity = gd::Severity::error;
+  auto lines = gd::build_area_lines(healthy_h200(), {finding});
+  CHECK(line(lines, "devices").status == AreaStatus::error);
+  CHECK(line(lines, "pci").status != AreaStatus::error);
 }
 
 TEST_CASE("areas: a healthy H200", "[report][areas]") {

@@ -1,0 +1,171 @@
+// Overview lines for the host layers, from the PCI slot to the libraries: one line each, the
+// details (one per GPU) below it. Facts another probe did not produce read as "not collected".
+
+#include <fmt/format.h>
+
+#include "report/areas/area_support.hpp"
+
+namespace gd::areas {
+namespace {
+
+/// The list fact's values, or empty.
+std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  if (fact && fact->state == FactState::present) {
+    if (auto* v = std::get_if<std::vector<std::string>>(&fact->value)) {
+      return *v;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+AreaLine pci_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"pci", "NVIDIA GPUs (PCI)", AreaStatus::ok, "", {}};
+  auto count = facts.get_int("pci.nvidia_gpu_count");
+  if (!count) {
+    line.status = status_for(findings, k_pci_areas, AreaStatus::unknown);
+    line.summary = "unknown: " + unknown_reason(facts, "pci.nvidia_gpu_count");
+    return line;
+  }
+  line.summary = plural(*count, "GPU");
+  auto architectures = list_of(facts, "pci.architectures");
+  if (!architectures.empty()) {
+    line.summary += fmt::format(" ({})", fmt::join(architectures, ", "));
+  }
+  if (auto switches = facts.get_int("pci.nvswitch_count"); switches && *switches > 0) {
+    line.summary += ", " + plural(*switches, "NVSwitch");
+  }
+  line.details = list_of(facts, "pci.gpus");
+  line.status = status_for(findings, k_pci_areas, *count > 0 ? AreaStatus::ok : AreaStatus::warning);
+  return line;
+}
+
+AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"driver", "NVIDIA kernel module", AreaStatus::ok, "", {}};
+  auto loaded = facts.get_bool("kmod.nvidia.loaded");
+  if (!loaded) {
+    line.status = status_for(findings, k_module_areas, AreaStatus::unknown);
+    line.summary = "unknown: " + unknown_reason(facts, "kmod.nvidia.loaded");
+    return line;
+  }
+  if (!*loaded) {
+    line.status = status_for(findings, k_module_areas, AreaStatus::warning);
+    line.summary = "not loaded (no /proc/driver/nvidia)";
+    return line;
+  }
+  line.summary = fmt::format("{} {}", facts.get_string("kmod.nvidia.flavor").value_or("?"),
+                             facts.get_string("kmod.nvidia.version").value_or("(version unknown)"));
+  if (auto uvm = facts.get_bool("kmod.nvidia_uvm.loaded")) {
+    line.summary += *uvm ? ", nvidia_uvm loaded" : ", nvidia_uvm NOT loaded";
+  }
+  auto firmware = list_of(facts, "kmod.nvidia.gpu_firmware_versions");
+  if (!firmware.empty()) {
+    line.summary += fmt::format(", GSP firmware {}", fmt::join(firmware, "/"));
+  }
+  line.status = status_for(findings, k_module_areas, AreaStatus::ok);
+  return line;
+}
+
+AreaLine device_nodes_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"devices", "Device nodes", AreaStatus::ok, "", {}};
+  auto ctl = facts.get_string("dev.nvidiactl.state");
+  auto uvm = facts.get_string("dev.uvm.state");
+  if (!ctl && !uvm) {
+    line.status = status_for(findings, k_device_areas, AreaStatus::unknown);
+    line.summary = "unknown: " + unknown_reason(facts, "dev.nvidiactl.state");
+    return line;
+  }
+  std::string uvm_text = uvm.value_or("?");
+  if (auto major = facts.get_int("dev.uvm.major")) {
+    uvm_text += fmt::format(" (major {})", *major);
+  }
+  line.summary = fmt::format("nvidiactl {}, nvidia-uvm {}", ctl.value_or("?"), uvm_text);
+  auto missing = list_of(facts, "dev.gpu_nodes_missing");
+  auto denied = list_of(facts, "dev.gpu_nodes_denied");
+  if (!missing.empty()) {
+    line.summary += fmt::format(", missing {}", fmt::join(missing, " "));
+  }
+  if (!denied.empty()) {
+    line.summary += fmt::format(", denied {}", fmt::join(denied, "; "));
+  }
+  bool all_ok = ctl == "ok" && uvm == "ok" && missing.empty() && denied.empty();
+  line.status = status_for(findings, k_device_areas, all_ok ? AreaStatus::ok : AreaStatus::warning);
+  return line;
+}
+
+AreaLine container_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"container", "Container / VM", AreaStatus::ok, "", {}};
+  auto runtime = facts.get_string("container.runtime");
+  auto cgroup = facts.get_string("cgroup.version");
+  auto hypervisor = facts.get_string("virt.hypervisor");
+  if (!runtime && !cgroup && !hypervisor) {
+    line.status = status_for(findings, k_container_areas, AreaStatus::unknown);
+    line.summary = "unknown: " + unknown_reason(facts, "container.runtime");
+    return line;
+  }
+  std::vector<std::string> parts;
+  parts.push_back(runtime && *runtime != "none" ? *runtime + " container" : "not in a container");
+  if (facts.get_bool("virt.is_vm") == true) {
+    parts.push_back(hypervisor && *hypervisor != "none" && *hypervisor != "unknown" ? "VM (" + *hypervisor + ")" : "in a VM");
+  }
+  if (cgroup) {
+    parts.push_back("cgroup " + *cgroup);
+  }
+  if (auto visible = facts.get_string("env.nvidia_visible_devices")) {
+    parts.push_back("NVIDIA_VISIBLE_DEVICES=" + *visible);
+  }
+  line.summary = fmt::format("{}", fmt::join(parts, ", "));
+  line.status = status_for(findings, k_container_areas, AreaStatus::ok);
+  return line;
+}
+
+AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"libraries", "Driver libraries", AreaStatus::ok, "", {}};
+  auto resolved = facts.get_string("lib.libcuda.resolved");
+  if (!resolved) {
+    const Fact* fact = facts.find("lib.libcuda.resolved");
+    bool absent = fact && fact->state == FactState::absent;
+    line.status = status_for(findings, k_library_areas, absent ? AreaStatus::warning : AreaStatus::unknown);
+    line.summary = absent ? "libcuda.so.1 is not on the loader's search path" : "unknown: " + unknown_reason(facts, "lib.libcuda.resolved");
+    return line;
+  }
+  line.summary = fmt::format("libcuda.so.1 → {}", *resolved);
+  if (auto via = facts.get_string("lib.libcuda.resolved_via")) {
+    line.summary += fmt::format(" (via {})", *via);
+  }
+  auto versions = list_of(facts, "lib.libcuda.versions");
+  if (versions.size() > 1) {
+    line.summary += fmt::format("; versions on the path: {}", fmt::join(versions, ", "));
+  }
+  line.status = status_for(findings, k_library_areas, AreaStatus::ok);
+  return line;
+}
+
+AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"kernel-log", "Kernel log", AreaStatus::ok, "", {}};
+  auto readable = facts.get_bool("klog.readable");
+  if (readable != true) {
+    line.status = status_for(findings, k_kernel_log_areas, AreaStatus::skipped);
+    line.summary = "not read: " + unknown_reason(facts, "klog.readable");
+    return line;
+  }
+  auto xids = list_of(facts, "klog.xid_codes");
+  auto rm = list_of(facts, "klog.rm_init_adapter");
+  std::vector<std::string> parts;
+  if (!xids.empty()) {
+    parts.push_back(fmt::format("Xid {}", fmt::join(xids, ", ")));
+  }
+  if (!rm.empty()) {
+    parts.push_back(fmt::format("RmInitAdapter failed {}", fmt::join(rm, ", ")));
+  }
+  line.summary = parts.empty() ? "no NVIDIA driver errors" : fmt::format("{}", fmt::join(parts, "; "));
+  if (auto source = facts.get_string("klog.source")) {
+    line.summary += " (" + *source + ")";
+  }
+  line.status = status_for(findings, k_kernel_log_areas, parts.empty() ? AreaStatus::ok : AreaStatus::warning);
+  return line;
+}
+
+}  // namespace gd::areas
