@@ -16,6 +16,7 @@ h200-live-580.159.04.capture.json|0|-
 h200-live-cvd99.capture.json|1|cuda.visible-devices-hides-gpus
 h200-live-cvd-empty.capture.json|1|cuda.visible-devices-hides-gpus
 h200-live-stub-flag.capture.json|1|cuda.stub-libcuda
+h200-live-stub-ldpath.capture.json|1|cuda.stub-libcuda
 fake-hang.capture.json|1|cuda.init-hang
 fake-crash.capture.json|1|cuda.helper-crash
 fake-ctxfail.capture.json|1|cuda.context-creation-fails
