@@ -3,6 +3,12 @@
 #include <cctype>
 #include <cerrno>
 
+#include "probes/kernel_module_files.hpp"
+#include "probes/modprobe_config.hpp"
+#include "probes/nvidia_gpu_info.hpp"
+#include "probes/proc_modules.hpp"
+#include "probes/secure_boot.hpp"
+
 namespace gd {
 namespace {
 
@@ -63,11 +69,55 @@ std::optional<NvrmVersion> parse_nvrm_version(std::string_view text) {
   return out;
 }
 
-void probe_nvidia_module(Host& host, const ProbeOptions&, FactSet& facts) {
+namespace {
+
+constexpr std::string_view k_sysfs_version = "/sys/module/nvidia/version";
+
+/// The bare version in /sys/module/<module>/version (MODULE_VERSION), trimmed.
+std::optional<std::string> read_sysfs_version(Host& host, FactSet& facts) {
+  const std::string source(k_sysfs_version);
+  auto text = host.read_file(k_sysfs_version, 256);
+  if (!text) {
+    if (text.error().code == ENOENT) {
+      facts.set_absent("kmod.nvidia.sysfs_version", source, "the nvidia module is not loaded");
+    } else {
+      facts.set_unknown("kmod.nvidia.sysfs_version", unreadable_reason(text.error(), host), source);
+    }
+    return std::nullopt;
+  }
+  std::string_view version = *text;
+  while (!version.empty() && (version.back() == '\n' || version.back() == ' ' || version.back() == '\r')) {
+    version.remove_suffix(1);
+  }
+  if (!is_driver_version(version)) {
+    facts.set_unknown("kmod.nvidia.sysfs_version", "unrecognised content", source);
+    return std::nullopt;
+  }
+  facts.set("kmod.nvidia.sysfs_version", std::string(version), source);
+  return std::string(version);
+}
+
+/// kmod.nvidia.loaded/version/flavor from /proc/driver/nvidia/version. When that file is missing
+/// but /proc/modules lists nvidia (a /proc/driver that a container hides), the module is loaded
+/// and its version comes from sysfs.
+void record_nvrm_version(Host& host, FactSet& facts, const std::optional<std::vector<LoadedModule>>& modules,
+                         const std::optional<std::string>& sysfs_version) {
   const std::string source(k_version_file);
   auto text = host.read_file(k_version_file, k_max_version_file);
   if (!text) {
     if (text.error().code == ENOENT) {
+      auto listed = modules ? find_module(*modules, "nvidia") : std::nullopt;
+      if (listed && listed->state == "Live") {
+        facts.set("kmod.nvidia.loaded", true, "/proc/modules");
+        if (sysfs_version) {
+          facts.set("kmod.nvidia.version", *sysfs_version, std::string(k_sysfs_version));
+        } else {
+          facts.set_unknown("kmod.nvidia.version", "listed in /proc/modules, but no /proc/driver/nvidia/version",
+                            source);
+        }
+        facts.set_unknown("kmod.nvidia.flavor", "no /proc/driver/nvidia/version", source);
+        return;
+      }
       facts.set("kmod.nvidia.loaded", false, source);
       facts.set_absent("kmod.nvidia.version", source);
       facts.set_absent("kmod.nvidia.flavor", source);
@@ -88,6 +138,20 @@ void probe_nvidia_module(Host& host, const ProbeOptions&, FactSet& facts) {
   }
   facts.set("kmod.nvidia.version", parsed->version, source);
   facts.set("kmod.nvidia.flavor", parsed->flavor, source);
+}
+
+}  // namespace
+
+void probe_nvidia_module(Host& host, const ProbeOptions&, FactSet& facts) {
+  // Order matters: the module files are compared with the loaded version.
+  auto modules = record_loaded_modules(host, facts);
+  auto sysfs_version = read_sysfs_version(host, facts);
+  record_nvrm_version(host, facts, modules, sysfs_version);
+  record_nvidia_params(host, facts);
+  record_gpu_information(host, facts);
+  record_module_files(host, facts);
+  record_modprobe_config(host, facts);
+  record_secure_boot(host, facts);
 }
 
 }  // namespace gd

@@ -18,7 +18,10 @@ struct NvrmVersion {
 /// "NVRM version: <build id>"; open builds say "Open Kernel Module", proprietary ones not).
 std::optional<NvrmVersion> parse_nvrm_version(std::string_view text);
 
-/// kmod.nvidia.loaded, kmod.nvidia.version, kmod.nvidia.flavor.
+/// The kernel side of the driver: kmod.* (loaded modules, the loaded nvidia module's version,
+/// flavour, parameters and GPUs, the module files on disk), modprobe.* and secureboot.*.
+/// Each part lives in its own file (proc_modules, nvidia_gpu_info, kernel_module_files,
+/// modprobe_config, secure_boot); this function only calls them in order.
 void probe_nvidia_module(Host& host, const ProbeOptions& options, FactSet& facts);
 
 }  // namespace gd

@@ -1,6 +1,7 @@
 #include "probes/containers.hpp"
 #include "probes/cuda_driver.hpp"
 #include "probes/device_nodes.hpp"
+#include "probes/driver_consistency.hpp"
 #include "probes/environment.hpp"
 #include "probes/firmware.hpp"
 #include "probes/kernel_log.hpp"
@@ -30,7 +31,8 @@ constexpr std::array k_probes = {
     ProbeEntry{"libraries", probe_libraries},          // which user-space driver would load
     ProbeEntry{"services", probe_services},            // distribution, libc, daemons
     ProbeEntry{"kernel_log", probe_kernel_log},        // what the driver said
-    ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest, last)
+    ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest)
+    ProbeEntry{"driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
 };
 
 }  // namespace

@@ -90,6 +90,28 @@ void render_finding(std::string& out, const Finding& f, const Palette& p) {
   out += "\n";
 }
 
+/// Up to six ids as they are; more as their prefixes with counts ("klog.* (8), xid.* (10)").
+std::string id_summary(const std::vector<std::string>& ids) {
+  if (ids.size() <= 6) {
+    return fmt::format("{}", fmt::join(ids, ", "));
+  }
+  std::vector<std::pair<std::string, int>> prefixes;
+  for (const auto& id : ids) {
+    std::string prefix = id.substr(0, id.find('.')) + ".*";
+    auto it = std::find_if(prefixes.begin(), prefixes.end(), [&](const auto& e) { return e.first == prefix; });
+    if (it == prefixes.end()) {
+      prefixes.push_back({prefix, 1});
+    } else {
+      ++it->second;
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [prefix, count] : prefixes) {
+    parts.push_back(fmt::format("{} ({})", prefix, count));
+  }
+  return fmt::format("{} checks: {}", ids.size(), fmt::join(parts, ", "));
+}
+
 }  // namespace
 
 std::string render_text(const Report& report, const TextStyle& style) {
@@ -154,7 +176,7 @@ std::string render_text(const Report& report, const TextStyle& style) {
     out += fmt::format("{}{} check{} could not decide (-v shows the facts):{}\n", p.dim(), report.inconclusive.size(),
                        report.inconclusive.size() == 1 ? "" : "s", p.reset());
     for (const auto& [reason, ids] : groups) {
-      out += fmt::format("  {}? {}: {}{}\n", p.dim(), reason, fmt::join(ids, ", "), p.reset());
+      out += fmt::format("  {}? {}: {}{}\n", p.dim(), reason, id_summary(ids), p.reset());
     }
     out += "\n";
   }

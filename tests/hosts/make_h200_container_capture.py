@@ -42,6 +42,28 @@ DEVNODES = {
     "/dev/nvidia-caps/nvidia-cap2": (241, 2, "0444"),
 }
 
+# observations.md, "pci": the one NVIDIA function the machine listed under /sys/bus/pci/devices,
+#   /sys/bus/pci/devices/0000:00:06.0 0x2335 0x030200 0x18bf drv=nvidia link=32.0 GT/s PCIe 16
+# i.e. device, class, subsystem_device, the basename of the driver link, current_link_speed and
+# current_link_width. The vendor file was not printed; 0x10de is what the same observation implies
+# (the nvidia driver is bound to it, and proc/driver/nvidia/gpus/0000:00:06.0 and NVML name it an
+# NVIDIA H200). The driver link's target is written the way sysfs writes it for a device on root
+# bus 0000:00 (relative, from /sys/devices/pci0000:00/0000:00:06.0); gpudoctor reads only its last
+# segment, the one observed. Attributes the observation does not show (subsystem_vendor,
+# max_link_*, numa_node, iommu_group) are left out: replaying them gives ENOENT, i.e. absent.
+# Only this function is recorded, so the folder listing has this one entry; functions of other
+# vendors change no fact.
+PCI_GPU = "/sys/bus/pci/devices/0000:00:06.0"
+PCI_FILES = {
+    "vendor": "0x10de\n",
+    "device": "0x2335\n",
+    "class": "0x030200\n",
+    "subsystem_device": "0x18bf\n",
+    "current_link_speed": "32.0 GT/s PCIe\n",
+    "current_link_width": "16\n",
+}
+PCI_DRIVER_LINK = "../../../bus/pci/drivers/nvidia"
+
 # observations.md, "env" (the allowlisted variables; everything else there is not read).
 ENV = {
     "NVIDIA_VISIBLE_DEVICES": "0",
@@ -56,6 +78,70 @@ ENV = {
     "CUDA_VISIBLE_DEVICES": None,
     "LD_PRELOAD": None,
 }
+
+
+# observations.md "libs": `ls -la /usr/local/nvidia/lib64` (the listing as printed; it stops at
+# libnvidia-glcore, so the folder gets no "list": replay derives its entries from the paths).
+def nvidia_lib64_listing():
+    entries = {}
+    with open(os.path.join(FIXTURE, "observations.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("### libs\n```\n", 1)[1].split("```", 1)[0]
+    for line in section.splitlines():
+        parts = line.split()
+        if len(parts) < 9 or parts[0][0] not in "-l" or parts[8] in (".", ".."):
+            continue
+        name = parts[8]
+        path = "/usr/local/nvidia/lib64/" + name
+        if parts[0].startswith("l"):
+            entries[path] = {"lstat": {"type": "symlink", "mode": "0777", "uid": 0, "gid": 0}, "link": parts[10]}
+        else:
+            entries[path] = {"stat": {"type": "file", "mode": "0755", "uid": 0, "gid": 0, "size": int(parts[4])}}
+    return entries
+
+
+# Files observations.md names without their type or content: "libs" (a find of libcuda.so*
+# outside /usr/local/nvidia) and "ldcache" (ldconfig -p lists libnvidia-ml.so.1 and libnvidia-ml.so
+# in /usr/local/nvidia/lib64). ldconfig only caches ELF shared objects, and a name found by find
+# is either such a file or a link to one, so stat (which follows links) is a regular file; whether
+# each is a link, and to what, is not recorded, so neither is here. Their mode, owner and size were
+# not recorded either: the capture format needs values, so these carry the placeholders 0644, root
+# and 0 (nothing reads them). The /lib/... entries of the cache listing are left out: whether /lib
+# is a link to usr/lib there is not recorded.
+NAMED_LIBRARY_FILES = [
+    "/usr/local/nvidia/lib64/libnvidia-ml.so.1",
+    "/usr/local/nvidia/lib64/libnvidia-ml.so",
+    "/usr/lib/libcuda.so",
+    "/usr/lib/libcuda.so.1",
+    "/usr/local/cuda-13.0/targets/x86_64-linux/lib/stubs/libcuda.so",
+    "/usr/local/cuda-13.0/compat/libcuda.so",
+    "/usr/local/cuda-13.0/compat/libcuda.so.580.95.05",
+    "/usr/local/cuda-13.0/compat/libcuda.so.1",
+]
+
+# observations.md "uname": the os-release lines it printed (only these three; ID is not among them).
+OS_RELEASE = 'PRETTY_NAME="Ubuntu 24.04.3 LTS"\nNAME="Ubuntu"\nVERSION_ID="24.04"\n'
+
+# observations.md "uname": `ldd --version` printed "ldd (Ubuntu GLIBC 2.39-0ubuntu8.9) 2.39". glibc's
+# ldd script prints that line with `echo 'ldd (PKGVERSION) VERSION'` (elf/ldd.bash.in); the capture
+# holds that one line of /usr/bin/ldd, not the rest of the script, which was not recorded.
+LDD_SCRIPT = "    echo 'ldd (Ubuntu GLIBC 2.39-0ubuntu8.9) 2.39'\n"
+
+
+# observations.md "cgroup" and "virt" (containers probe). Only what those commands printed:
+# - `cat /proc/self/cgroup` gave the single cgroup v2 line below;
+# - of /proc/self/mountinfo only its cgroup line was printed, so the capture holds that one line
+#   (the rest of the mount table was not recorded);
+# - /.dockerenv exists: `ls -l` showed "-rwxr-xr-x 1 root root 0" (an empty regular file);
+# - the CPU has the "hypervisor" flag: the command printed only the word "hypervisor", not the
+#   whole /proc/cpuinfo, so the capture holds a minimal cpuinfo with one "flags" line listing
+#   just that flag (its other flags were not recorded);
+# - /sys/class/dmi/id/product_name and sys_vendor and /run/.containerenv do not exist: they are
+#   left out, and replay answers ENOENT for them.
+PROC_SELF_CGROUP = "0::/process_api/636c326387033a79cabd8cf06325d8d6\n"
+PROC_SELF_MOUNTINFO = ("32 23 0:28 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 "
+                       "rw,nsdelegate,memory_recursiveprot\n")
+MINIMAL_CPUINFO = "flags\t\t: hypervisor\n"
 
 
 def nvidia_require_cuda():
@@ -94,6 +180,18 @@ def main():
     for path, (major, minor, mode) in DEVNODES.items():
         paths[path] = {"stat": {"type": "char", "major": major, "minor": minor, "mode": mode, "uid": 0, "gid": 0},
                        "open": "ok"}
+    for name, content in PCI_FILES.items():
+        paths[PCI_GPU + "/" + name] = {"read": lines(content)}
+    paths[PCI_GPU + "/driver"] = {"link": PCI_DRIVER_LINK}
+    paths.update(nvidia_lib64_listing())
+    for path in NAMED_LIBRARY_FILES:
+        paths[path] = {"stat": {"type": "file", "mode": "0644", "uid": 0, "gid": 0, "size": 0}}
+    paths["/etc/os-release"] = {"read": lines(OS_RELEASE)}
+    paths["/usr/bin/ldd"] = {"read": lines(LDD_SCRIPT)}
+    paths["/proc/self/cgroup"] = {"read": lines(PROC_SELF_CGROUP)}
+    paths["/proc/self/mountinfo"] = {"read": lines(PROC_SELF_MOUNTINFO)}
+    paths["/.dockerenv"] = {"stat": {"type": "file", "mode": "0755", "uid": 0, "gid": 0, "size": 0}}
+    paths["/proc/cpuinfo"] = {"read": lines(MINIMAL_CPUINFO)}
     env = dict(ENV)
     env["NVIDIA_REQUIRE_CUDA"] = nvidia_require_cuda()
     capture = {

@@ -149,3 +149,31 @@ TEST_CASE("nvidia module probe: unrecognised content", "[probes][nvidia_module]"
   CHECK(state_of(facts, "kmod.nvidia.version") == FactState::unknown);
   CHECK_THAT(facts.find("kmod.nvidia.version")->reason, Catch::Contains("unrecognised content"));
 }
+
+TEST_CASE("nvidia module probe: every part on the captured H200 container", "[probes][nvidia_module]") {
+  FactSet facts = run_probe(gd::test::host_capture("h200-container-580.159.04"));
+  CHECK(facts.get_string("kmod.nvidia.sysfs_version") == "580.159.04");
+  CHECK(facts.get_bool("kmod.nvidia_uvm.loaded") == true);
+  CHECK(facts.get_bool("kmod.nouveau.loaded") == false);
+  CHECK(facts.get_int("kmod.nvidia.params.enable_gpu_firmware") == 18);
+  CHECK(facts.get_int("kmod.nvidia.gpu_count") == 1);
+  CHECK(std::get<std::vector<std::string>>(facts.find("kmod.nvidia.gpu_firmware_versions")->value) ==
+        std::vector<std::string>{"580.159.04"});
+  // Inside the container: no /lib/modules, no modprobe.d, /sys/firmware not visible.
+  CHECK(state_of(facts, "kmod.nvidia.disk_version") == FactState::absent);
+  CHECK(facts.get_bool("kmod.nvidia.built_for_running_kernel") == true);
+  CHECK(facts.get_bool("modprobe.nvidia_blacklisted") == false);
+  CHECK(state_of(facts, "secureboot.enabled") == FactState::absent);
+}
+
+TEST_CASE("nvidia module probe: /proc/driver/nvidia hidden but the module is listed", "[probes][nvidia_module]") {
+  Capture capture;
+  capture.identity = gd::Identity{0, 0, {}};
+  capture.paths["/proc/modules"].read = std::string("nvidia 14299136 - - Live 0xffffffffc0400000 (O)\n");
+  capture.paths["/sys/module/nvidia/version"].read = std::string("580.159.04\n");
+  FactSet facts = run_probe(std::move(capture));
+  CHECK(facts.get_bool("kmod.nvidia.loaded") == true);
+  CHECK(facts.find("kmod.nvidia.loaded")->source == "/proc/modules");
+  CHECK(facts.get_string("kmod.nvidia.version") == "580.159.04");
+  CHECK(state_of(facts, "kmod.nvidia.flavor") == FactState::unknown);
+}

@@ -2,7 +2,57 @@
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {
+namespace {
 
-std::span<const FactSpec> library_facts() { return {}; }
+using T = FactType;
+
+constexpr FactSpec k_facts[] = {
+    // /etc/ld.so.cache and /etc/ld.so.conf
+    FactSpec{"lib.ldcache.readable", T::boolean,
+             "/etc/ld.so.cache was read and parsed (false: missing or not a valid cache, which the loader skips)"},
+    FactSpec{"lib.ldcache.format", T::string, "ld.so.cache format: new (glibc-ld.so.cache1.1), old (ld.so-1.7.0) or compat (both)"},
+    FactSpec{"lib.ldcache.generator", T::string, "the ldconfig that wrote the cache ('ldconfig (Ubuntu GLIBC 2.39-0ubuntu8.9) ...')"},
+    FactSpec{"lib.ldcache.entries", T::list,
+             "cache entries for libcuda, libnvidia-ml and libcudart, as ldconfig -p prints them, in the loader's order"},
+    FactSpec{"lib.ld_so_conf.dirs", T::list, "folders listed by /etc/ld.so.conf and the files it includes (what ldconfig caches)"},
+    // Where copies were looked for
+    FactSpec{"lib.search_dirs", T::list,
+             "folders listed for driver library copies, with where each is on the search path from "
+             "('LD_LIBRARY_PATH /usr/local/nvidia/lib64')"},
+    FactSpec{"lib.ld_library_path.unchecked", T::list,
+             "LD_LIBRARY_PATH entries ahead of the prediction that cannot be checked from outside the program "
+             "(empty or relative entries, $ORIGIN)"},
+    FactSpec{"lib.broken_links", T::list, "driver library links on the search path whose target is missing ('link -> target')"},
+    // libcuda
+    FactSpec{"lib.libcuda.copies", T::list,
+             "every libcuda file on the search path, links followed: 'path version' with notes (stub, compat, "
+             "another ELF class)"},
+    FactSpec{"lib.libcuda.versions", T::list,
+             "distinct driver versions of the loadable libcuda copies on the search path (stubs and compat copies left out)"},
+    FactSpec{"lib.libcuda.version_count", T::integer, "how many different driver versions lib.libcuda.versions holds"},
+    FactSpec{"lib.libcuda.resolved", T::string, "predicted file for dlopen(\"libcuda.so.1\") (absent: the loader finds none)"},
+    FactSpec{"lib.libcuda.resolved_real", T::string, "the predicted libcuda with every link followed"},
+    FactSpec{"lib.libcuda.resolved_version", T::version, "driver version in the predicted libcuda's real file name"},
+    FactSpec{"lib.libcuda.resolved_via", T::string,
+             "how the loader reaches it: LD_PRELOAD, LD_LIBRARY_PATH, ld.so.cache, default, or none"},
+    FactSpec{"lib.libcuda.resolved_is_stub", T::boolean, "the predicted libcuda is the CUDA toolkit's stub (under stubs/)"},
+    FactSpec{"lib.libcuda.resolved_is_compat", T::boolean, "the predicted libcuda is a forward-compatibility copy (under compat/)"},
+    FactSpec{"lib.libcuda.resolved_vs_module", T::string,
+             "predicted libcuda's version against the loaded kernel module's: same, older or newer"},
+    // libnvidia-ml and libcudart
+    FactSpec{"lib.libnvidia_ml.copies", T::list, "every libnvidia-ml file on the search path: 'path version' with notes"},
+    FactSpec{"lib.libnvidia_ml.resolved", T::string, "predicted file for dlopen(\"libnvidia-ml.so.1\")"},
+    FactSpec{"lib.libnvidia_ml.resolved_version", T::version, "driver version in the predicted libnvidia-ml's real file name"},
+    FactSpec{"lib.libnvidia_ml.resolved_vs_module", T::string,
+             "predicted libnvidia-ml's version against the loaded kernel module's: same, older or newer"},
+    FactSpec{"lib.libcudart.copies", T::list, "every libcudart (CUDA runtime) file on the search path: 'path version'"},
+    // Places some systems keep the driver outside the usual folders
+    FactSpec{"lib.nixos.opengl_driver_present", T::boolean, "/run/opengl-driver/lib exists (NixOS puts the driver's libraries there)"},
+    FactSpec{"lib.wsl.present", T::boolean, "/usr/lib/wsl/lib exists (WSL2: the Windows driver's libcuda)"},
+};
+
+}  // namespace
+
+std::span<const FactSpec> library_facts() { return k_facts; }
 
 }  // namespace gd::catalog

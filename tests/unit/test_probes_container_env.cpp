@@ -1,0 +1,142 @@
+#include "probes/container_env.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "host_captures.hpp"
+#include "probes/device_nodes.hpp"
+#include "probes/nvidia_module.hpp"
+#include "sys/replay_host.hpp"
+
+using gd::Capture;
+using gd::FactSet;
+using gd::FactState;
+
+namespace {
+
+using Strings = std::vector<std::string>;
+
+/// Runs the probes the variables' checks build on (module version, device nodes), then them.
+FactSet run(Capture capture) {
+  gd::ReplayHost host(std::move(capture));
+  FactSet facts;
+  gd::probe_nvidia_module(host, gd::ProbeOptions{}, facts);
+  gd::probe_device_nodes(host, gd::ProbeOptions{}, facts);
+  gd::record_nvidia_container_env(host, facts);
+  return facts;
+}
+
+/// The healthy H200 capture with some changes.
+Capture h200() { return gd::test::host_capture("h200-container-580.159.04"); }
+
+void set_file(Capture& c, const std::string& path, std::string text) { c.paths[path].read = std::move(text); }
+
+void set_version(Capture& c, std::string_view version) {
+  set_file(c, "/proc/driver/nvidia/version",
+           "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  " + std::string(version) + "  Release Build  (dvs-builder@U22)\n");
+}
+
+FactState state_of(const FactSet& facts, std::string_view name) {
+  const gd::Fact* fact = facts.find(name);
+  INFO("fact " << name);
+  REQUIRE(fact);
+  return fact->state;
+}
+
+std::string reason_of(const FactSet& facts, std::string_view name) {
+  const gd::Fact* fact = facts.find(name);
+  REQUIRE(fact);
+  return fact->reason;
+}
+
+Strings list_of(const FactSet& facts, std::string_view name) {
+  const gd::Fact* fact = facts.find(name);
+  INFO("fact " << name);
+  REQUIRE(fact);
+  REQUIRE(fact->state == FactState::present);
+  return std::get<Strings>(fact->value);
+}
+
+}  // namespace
+
+TEST_CASE("container env: NVIDIA_REQUIRE_CUDA above the driver", "[probes][container_env]") {
+  Capture c = h200();
+  set_version(c, "550.54.14");
+  c.env["NVIDIA_REQUIRE_CUDA"] = "cuda>=12.8";
+  FactSet facts = run(c);
+  CHECK(facts.get_string("container.driver_cuda_version") == "12.4");
+  CHECK(facts.get_string("container.require_cuda_unmet") == "cuda>=12.8");
+
+  // The real CUDA 13 image on a 560 host: none of its alternatives names a 560 driver.
+  Capture old = h200();
+  set_version(old, "560.35.03");
+  CHECK(run(old).get_string("container.require_cuda_unmet") == "cuda>=13.0");
+
+  // On 570 it depends on the GPU's brand: unknown, with the reason.
+  Capture r570 = h200();
+  set_version(r570, "570.124.06");
+  FactSet f570 = run(r570);
+  CHECK(state_of(f570, "container.require_cuda_unmet") == FactState::unknown);
+  CHECK(reason_of(f570, "container.require_cuda_unmet") == "met only if the GPU's brand matches, which gpudoctor does not read");
+
+  // NVIDIA_DISABLE_REQUIRE turns the check off, as the runtime does.
+  Capture disabled = c;
+  disabled.env["NVIDIA_DISABLE_REQUIRE"] = "true";
+  CHECK(state_of(run(disabled), "container.require_cuda_unmet") == FactState::absent);
+
+  // A legacy image: CUDA_VERSION without NVIDIA_REQUIRE_CUDA means cuda>=major.minor.
+  Capture legacy = h200();
+  set_version(legacy, "535.161.07");
+  legacy.env["NVIDIA_REQUIRE_CUDA"] = std::nullopt;
+  legacy.env["CUDA_VERSION"] = "12.4.1";
+  FactSet legacy_facts = run(legacy);
+  CHECK(legacy_facts.get_string("container.require_cuda_unmet") == "cuda>=12.4");
+  CHECK(legacy_facts.find("container.require_cuda_unmet")->source == "env:CUDA_VERSION (legacy image: cuda>=12.4)");
+
+  // No module: nothing to compare with.
+  Capture no_module = h200();
+  for (const char* path : {"/proc/driver/nvidia/version", "/sys/module/nvidia/version", "/proc/modules"}) {
+    no_module.paths.erase(path);
+  }
+  FactSet none = run(no_module);
+  CHECK(state_of(none, "container.driver_cuda_version") == FactState::absent);
+  CHECK(state_of(none, "container.require_cuda_unmet") == FactState::unknown);
+}
+
+TEST_CASE("container env: NVIDIA_DRIVER_CAPABILITIES", "[probes][container_env]") {
+  auto missing = [](std::optional<std::string> value) {
+    Capture c = h200();
+    c.env["NVIDIA_DRIVER_CAPABILITIES"] = std::move(value);
+    return list_of(run(c), "container.missing_driver_capabilities");
+  };
+  CHECK(missing("graphics,video") == Strings{"compute", "utility"});
+  CHECK(missing("utility") == Strings{"compute"});
+  CHECK(missing("compute") == Strings{"utility"});
+  CHECK(missing("all").empty());
+  CHECK(missing("compute, utility").empty());
+  // Unset or empty: the toolkit's default "utility,compute".
+  CHECK(missing(std::nullopt).empty());
+  CHECK(missing("").empty());
+}
+
+TEST_CASE("container env: CUDA_VISIBLE_DEVICES against the driver's GPUs", "[probes][container_env]") {
+  auto facts_for = [](std::string value) {
+    Capture c = h200();
+    c.env["CUDA_VISIBLE_DEVICES"] = std::move(value);
+    return run(c);
+  };
+  FactSet two = facts_for("0,1");
+  CHECK(state_of(two, "container.cuda_visible_devices_malformed") == FactState::absent);
+  CHECK(two.get_string("container.cuda_visible_devices_absent") == "1");
+  FactSet uuid = facts_for("GPU-e2c36f54-4ba0-bb4c-8061-b412f65acb9f");
+  CHECK(state_of(uuid, "container.cuda_visible_devices_absent") == FactState::absent);
+  FactSet other_uuid = facts_for("GPU-8932f937");
+  CHECK(other_uuid.get_string("container.cuda_visible_devices_absent") == "GPU-8932f937");
+  FactSet bad = facts_for("0,gpu1");
+  CHECK(bad.get_string("container.cuda_visible_devices_malformed") == "gpu1");
+  CHECK(state_of(bad, "container.cuda_visible_devices_absent") == FactState::absent);
+}
+
