@@ -7,12 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace gd {
 namespace {
 
-// One row per fact: name, type, meaning. Probes set them; rules name them.
 // The sections, in catalogue order (core/catalog/*.cpp).
 constexpr std::span<const FactSpec> (*k_sections[])() = {
     catalog::host_facts,    catalog::pci_facts,       catalog::driver_facts,  catalog::firmware_facts,
@@ -32,26 +33,40 @@ const std::vector<FactSpec>& all_specs() {
   return specs;
 }
 
-// `pattern` may contain `*` segments that match one all-digit segment of `name`.
-bool name_matches(std::string_view pattern, std::string_view name) {
-  while (true) {
-    std::size_t pdot = pattern.find('.');
-    std::size_t ndot = name.find('.');
-    std::string_view pseg = pattern.substr(0, pdot);
-    std::string_view nseg = name.substr(0, ndot);
-    if (pseg == "*") {
-      if (nseg.empty() || !std::all_of(nseg.begin(), nseg.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-        return false;
-      }
-    } else if (pseg != nseg) {
-      return false;
+/// `name` with every all-digit segment replaced by `*`: the catalogue key it would match.
+std::string pattern_key(std::string_view name) {
+  std::string key;
+  key.reserve(name.size());
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    std::size_t dot = name.find('.', start);
+    std::string_view segment = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    bool digits = !segment.empty() &&
+                  std::all_of(segment.begin(), segment.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    if (!key.empty()) {
+      key += '.';
     }
-    if (pdot == std::string_view::npos || ndot == std::string_view::npos) {
-      return pdot == ndot;
+    key += digits ? std::string_view("*") : segment;
+    if (dot == std::string_view::npos) {
+      break;
     }
-    pattern.remove_prefix(pdot + 1);
-    name.remove_prefix(ndot + 1);
+    start = dot + 1;
   }
+  return key;
+}
+
+/// Every catalogue name (patterns as written, with `*`) → its spec. Looking a fact up is then one
+/// hash lookup instead of a scan of the whole catalogue (every fact set and every rule loaded
+/// does one).
+const std::unordered_map<std::string_view, FactSpec>& spec_index() {
+  static const std::unordered_map<std::string_view, FactSpec> index = [] {
+    std::unordered_map<std::string_view, FactSpec> out;
+    for (const FactSpec& spec : all_specs()) {
+      out.emplace(spec.name, spec);
+    }
+    return out;
+  }();
+  return index;
 }
 
 }  // namespace
@@ -59,9 +74,17 @@ bool name_matches(std::string_view pattern, std::string_view name) {
 std::span<const FactSpec> fact_catalog() { return all_specs(); }
 
 std::optional<FactSpec> find_fact_spec(std::string_view name) {
-  for (const FactSpec& spec : all_specs()) {
-    if (name_matches(spec.name, name)) {
-      return spec;
+  if (name.find('*') != std::string_view::npos) {
+    return std::nullopt;  // a pattern names a family of facts, never one fact
+  }
+  const auto& index = spec_index();
+  if (auto it = index.find(name); it != index.end()) {
+    return it->second;
+  }
+  std::string key = pattern_key(name);
+  if (key != name) {
+    if (auto it = index.find(key); it != index.end()) {
+      return it->second;
     }
   }
   return std::nullopt;
