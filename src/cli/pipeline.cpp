@@ -31,7 +31,8 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   report.inconclusive = std::move(evaluation.inconclusive);
   // Summarise each layer for the overview.
   report.areas = build_area_lines(report.facts, report.findings);
-  if (options.capture) {
+  // Only the JSON report carries the capture; building it for text output would be wasted work.
+  if (options.capture && options.json) {
     report.capture = capture_to_json(capture);
   }
   run.uid = report.facts.get_int("host.uid").value_or(-1);
