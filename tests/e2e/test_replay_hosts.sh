@@ -23,6 +23,9 @@ fake-ctxfail.capture.json|1|cuda.context-creation-fails
 fake-mismatch.capture.json|1|nvml.driver-library-mismatch
 fake-eightgpus-noinit.capture.json|1|cuda.init-failed
 musl-only-no-loader.capture.json|0|cuda.no-glibc-loader
+h200-live-full.capture.json|0|-
+h200-live-uvm-null.capture.json|1|devices.uvm-wrong-major
+lxc-stale-uvm-major.capture.json|1|devices.uvm-wrong-major
 blackwell-firmware-missing.capture.json|1|firmware.gsp-firmware-missing
 upgrade-without-reboot.capture.json|1|driver.userspace-version-mismatch
 TABLE
@@ -41,6 +44,13 @@ undecided=$(grep -E '^  \? ' "$TMP/h200.out" | grep -v 'no kernel log readable' 
 run_gd cvd99 replay "$HOSTS/h200-live-cvd99.capture.json"
 expect_out cvd99 "cuInit failed: 100 CUDA_ERROR_NO_DEVICE.*NVML sees 1 GPU"
 expect_out cvd99 'CUDA_VISIBLE_DEVICES is set to "99"'
+# The LXC incident: the stale uvm major is the cause, cuInit 999 its consequence, and the fix
+# names the real major from /proc/devices.
+run_gd lxc replay "$HOSTS/lxc-stale-uvm-major.capture.json"
+expect_out lxc "character device 509:0, but the nvidia-uvm driver has major 238"
+expect_out lxc "lxc.cgroup2.devices.allow: c 238:\* rwm"
+expect_out lxc "Also explains: cuda.init-failed"
+
 # A hang in cuInit still shows what NVML sees (a second, NVML-only helper run).
 run_gd hang replay "$HOSTS/fake-hang.capture.json"
 expect_out hang "stuck in cuInit; NVML sees 8 GPUs"
