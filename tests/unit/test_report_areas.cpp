@@ -138,7 +138,7 @@ TEST_CASE("areas: cuInit fails while NVML sees 8 GPUs", "[report][areas]") {
   CHECK(cuda.summary ==
         "cuInit failed: 100 CUDA_ERROR_NO_DEVICE (libcuda /usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04); NVML sees 8 GPUs");
   CHECK(cuda.details.empty());
-  CHECK(cuda.status == AreaStatus::unknown);  // no finding explains it yet
+  CHECK(cuda.status == AreaStatus::error);  // a failed cuInit marks the line even before a finding explains it
 
   std::vector<Finding> findings = {finding("cuda", Severity::error)};
   CHECK(line(gd::build_area_lines(no_device_8_gpus(), findings), "cuda").status == AreaStatus::error);

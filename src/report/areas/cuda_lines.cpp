@@ -76,8 +76,10 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
       line.summary = "cuInit result unknown: " + unknown_reason(facts, "cuda.init.result");
     }
   }
-  bool initialised = facts.get_int("cuda.init.result") == 0;
-  line.status = status_for(findings, k_cuda_areas, initialised ? AreaStatus::ok : AreaStatus::unknown);
+  // A failed cuInit is a failure of this layer even when its cause (and so its finding) lies below.
+  auto init_result = facts.get_int("cuda.init.result");
+  AreaStatus fallback = init_result == 0 ? AreaStatus::ok : init_result ? AreaStatus::error : AreaStatus::unknown;
+  line.status = status_for(findings, k_cuda_areas, fallback);
   return line;
 }
 
