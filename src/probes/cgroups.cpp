@@ -1,44 +1,11 @@
 #include "probes/cgroups.hpp"
 
+#include "util/text_split.hpp"
+
 #include <charconv>
 
 namespace gd {
 namespace {
-
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string_view line = text.substr(pos, end - pos);
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
-    if (!line.empty()) {
-      out.push_back(line);
-    }
-    pos = end + 1;
-  }
-  return out;
-}
-
-std::vector<std::string_view> words_of(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while (pos < line.size()) {
-    while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
-    std::size_t end = pos;
-    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-    if (end > pos) {
-      out.push_back(line.substr(pos, end - pos));
-    }
-    pos = end;
-  }
-  return out;
-}
 
 // The kernel writes space, tab, newline and backslash in paths as \040, \011, \012, \134.
 std::string unescape(std::string_view text) {
@@ -71,7 +38,7 @@ std::optional<unsigned> number_or_star(std::string_view text, bool& ok) {
 
 std::vector<CgroupEntry> parse_proc_cgroup(std::string_view text) {
   std::vector<CgroupEntry> out;
-  for (std::string_view line : lines_of(text)) {
+  for (std::string_view line : split_nonempty_lines(text)) {
     std::size_t first = line.find(':');
     std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
     if (second == std::string_view::npos) {
@@ -85,8 +52,8 @@ std::vector<CgroupEntry> parse_proc_cgroup(std::string_view text) {
 
 std::vector<MountEntry> parse_mountinfo(std::string_view text) {
   std::vector<MountEntry> out;
-  for (std::string_view line : lines_of(text)) {
-    std::vector<std::string_view> words = words_of(line);
+  for (std::string_view line : split_nonempty_lines(text)) {
+    std::vector<std::string_view> words = split_words(line);
     // id, parent, major:minor, root, mount point, options, optional fields..., "-", fstype, source, super options
     std::size_t separator = 6;
     while (separator < words.size() && words[separator] != "-") ++separator;
@@ -136,8 +103,8 @@ std::optional<std::string> cgroup_version(const std::vector<MountEntry>& mounts,
 
 std::vector<DeviceRule> parse_devices_list(std::string_view text) {
   std::vector<DeviceRule> out;
-  for (std::string_view line : lines_of(text)) {
-    std::vector<std::string_view> words = words_of(line);
+  for (std::string_view line : split_nonempty_lines(text)) {
+    std::vector<std::string_view> words = split_words(line);
     if (words.size() != 3 || words[0].size() != 1 || words[0].find_first_of("abc") != 0) {
       continue;
     }

@@ -1,5 +1,7 @@
 #include "probes/ld_so_conf.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -15,22 +17,6 @@ constexpr std::size_t k_max_glob_results = 256;    // matches of one include pat
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 bool is_space(char c) { return is_blank(c) || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
-
-std::vector<std::string_view> split_path(std::string_view path) {
-  std::vector<std::string_view> parts;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t next = path.find('/', pos);
-    if (next == std::string_view::npos) {
-      next = path.size();
-    }
-    if (next > pos) {
-      parts.push_back(path.substr(pos, next - pos));
-    }
-    pos = next + 1;
-  }
-  return parts;
-}
 
 bool has_magic(std::string_view text) { return text.find_first_of("*?[") != std::string_view::npos; }
 
@@ -125,7 +111,7 @@ std::string parent_dir(std::string_view path) {
 /// against list_dir of the folder above it. Sorted like glob's result.
 std::vector<std::string> expand_glob(Host& host, std::string_view pattern) {
   std::vector<std::string> current = {""};
-  for (std::string_view part : split_path(pattern)) {
+  for (std::string_view part : split_nonempty(pattern, '/')) {
     std::vector<std::string> next;
     for (const std::string& base : current) {
       if (!has_magic(part)) {

@@ -1,5 +1,7 @@
 #include "probes/modprobe_config.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <map>
@@ -29,21 +31,6 @@ std::string normalise_module(std::string_view name) {
   std::string out(name);
   std::replace(out.begin(), out.end(), '-', '_');
   return out;
-}
-
-std::vector<std::string_view> words_of(std::string_view line) {
-  std::vector<std::string_view> words;
-  std::size_t pos = 0;
-  while (pos < line.size()) {
-    while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
-    std::size_t end = pos;
-    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-    if (end > pos) {
-      words.push_back(line.substr(pos, end - pos));
-    }
-    pos = end;
-  }
-  return words;
 }
 
 std::string rest_after(std::string_view line, std::string_view word) {
@@ -106,7 +93,7 @@ std::vector<ModprobeDirective> parse_modprobe_conf(std::string_view text) {
       line.append(part);
       break;
     }
-    std::vector<std::string_view> words = words_of(line);
+    std::vector<std::string_view> words = split_words(line);
     if (words.size() < 2 || words[0].starts_with("#")) {
       continue;
     }
@@ -140,7 +127,7 @@ std::vector<std::string> cmdline_blacklisted_modules(std::string_view cmdline) {
   // modprobe.blacklist=; dracut.cmdline(7): rd.driver.blacklist=. Values are comma-separated
   // and the parameters may repeat.
   std::vector<std::string> out;
-  for (std::string_view word : words_of(cmdline)) {
+  for (std::string_view word : split_words(cmdline)) {
     if (!word.empty() && word.back() == '\n') {
       word.remove_suffix(1);
     }

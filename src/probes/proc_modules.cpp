@@ -1,5 +1,7 @@
 #include "probes/proc_modules.hpp"
 
+#include "util/text_split.hpp"
+
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -36,21 +38,6 @@ std::string normalise_name(std::string_view name) {
   return out;
 }
 
-std::vector<std::string_view> words_of(std::string_view line) {
-  std::vector<std::string_view> words;
-  std::size_t pos = 0;
-  while (pos < line.size()) {
-    while (pos < line.size() && (line[pos] == ' ' || line[pos] == '\t')) ++pos;
-    std::size_t end = pos;
-    while (end < line.size() && line[end] != ' ' && line[end] != '\t') ++end;
-    if (end > pos) {
-      words.push_back(line.substr(pos, end - pos));
-    }
-    pos = end;
-  }
-  return words;
-}
-
 }  // namespace
 
 std::vector<LoadedModule> parse_proc_modules(std::string_view text) {
@@ -63,7 +50,7 @@ std::vector<LoadedModule> parse_proc_modules(std::string_view text) {
     if (end == std::string_view::npos) {
       end = text.size();
     }
-    std::vector<std::string_view> words = words_of(text.substr(pos, end - pos));
+    std::vector<std::string_view> words = split_words(text.substr(pos, end - pos));
     pos = end + 1;
     if (words.size() < 5) {
       continue;

@@ -1,0 +1,58 @@
+#include "util/text_split.hpp"
+
+namespace gd {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+}  // namespace
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    while (pos < line.size() && is_blank(line[pos])) {
+      ++pos;
+    }
+    std::size_t end = pos;
+    while (end < line.size() && !is_blank(line[end])) {
+      ++end;
+    }
+    if (end > pos) {
+      words.push_back(line.substr(pos, end - pos));
+    }
+    pos = end;
+  }
+  return words;
+}
+
+std::vector<std::string_view> split_nonempty(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t next = text.find(separator, pos);
+    if (next == std::string_view::npos) {
+      next = text.size();
+    }
+    if (next > pos) {
+      parts.push_back(text.substr(pos, next - pos));
+    }
+    pos = next + 1;
+  }
+  return parts;
+}
+
+std::vector<std::string_view> split_nonempty_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  for (std::string_view line : split_nonempty(text, '\n')) {
+    if (line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (!line.empty()) {
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+}  // namespace gd

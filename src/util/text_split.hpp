@@ -1,0 +1,18 @@
+#pragma once
+// Splitting text the way /proc, sysfs and config files need it. Views point into the input.
+
+#include <string_view>
+#include <vector>
+
+namespace gd {
+
+/// Words separated by runs of spaces and tabs ("nvidia_uvm 1830912 - - Live ...").
+std::vector<std::string_view> split_words(std::string_view line);
+
+/// Pieces between `separator`s, empty ones dropped ("/usr//lib/" → {"usr", "lib"}).
+std::vector<std::string_view> split_nonempty(std::string_view text, char separator);
+
+/// Lines without their "\n" (and a "\r" before it), empty lines dropped.
+std::vector<std::string_view> split_nonempty_lines(std::string_view text);
+
+}  // namespace gd
