@@ -89,7 +89,32 @@ std::optional<std::string> library_version_from_path(std::string_view path) {
   return std::string(version);
 }
 
+/// Whether the loader's predicted libcuda.so.1 is the file the helper really mapped: a difference
+/// means something the prediction does not model (an RPATH, LD_PRELOAD, a loader cache that is
+/// out of date) decides which driver library CUDA programs get.
+void record_prediction_match(FactSet& facts) {
+  constexpr std::string_view k_fact = "lib.libcuda.matches_loaded";
+  const std::string source = "lib.libcuda.resolved_real vs cuda.libcuda.path";
+  auto loaded = facts.get_string("cuda.libcuda.path");
+  if (!loaded) {
+    facts.set_unknown(k_fact, "the CUDA helper did not load a libcuda", source);
+    return;
+  }
+  auto predicted = facts.get_string("lib.libcuda.resolved_real");
+  if (predicted) {
+    facts.set(k_fact, *predicted == *loaded, source);
+    return;
+  }
+  const Fact* prediction = facts.find("lib.libcuda.resolved_real");
+  if (prediction && prediction->state == FactState::absent) {
+    facts.set(k_fact, false, source);  // the helper found one where the prediction found none
+  } else {
+    facts.set_unknown(k_fact, "no prediction of libcuda.so.1", source);
+  }
+}
+
 void probe_driver_consistency(Host&, const ProbeOptions&, FactSet& facts) {
+  record_prediction_match(facts);
   constexpr std::string_view k_fact = "kmod.nvidia.userspace_mismatch";
   const std::string source = "kmod.nvidia.version vs cuda.libcuda.path, nvml.path, lib.*.resolved_version";
   const Fact* module = facts.find("kmod.nvidia.version");

@@ -78,3 +78,28 @@ TEST_CASE("consistency: module not loaded, or nothing known of user space", "[pr
   run(unknown);
   CHECK(unknown.find("kmod.nvidia.userspace_mismatch")->state == FactState::unknown);
 }
+
+TEST_CASE("consistency: the predicted libcuda against the one the helper mapped", "[probes][driver_consistency]") {
+  SECTION("the same file") {
+    FactSet facts = module_loaded("580.159.04");
+    facts.set("lib.libcuda.resolved_real", std::string("/usr/local/nvidia/lib64/libcuda.so.580.159.04"));
+    facts.set("cuda.libcuda.path", std::string("/usr/local/nvidia/lib64/libcuda.so.580.159.04"));
+    run(facts);
+    CHECK(facts.get_bool("lib.libcuda.matches_loaded") == true);
+  }
+  SECTION("another file: something the prediction does not model chose it") {
+    FactSet facts = module_loaded("580.159.04");
+    facts.set("lib.libcuda.resolved_real", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"));
+    facts.set("cuda.libcuda.path", std::string("/usr/local/cuda-13.0/compat/libcuda.so.580.95.05"));
+    run(facts);
+    CHECK(facts.get_bool("lib.libcuda.matches_loaded") == false);
+  }
+  SECTION("no helper run: unknown, not false") {
+    FactSet facts = module_loaded("580.159.04");
+    facts.set("lib.libcuda.resolved_real", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"));
+    run(facts);
+    const gd::Fact* fact = facts.find("lib.libcuda.matches_loaded");
+    REQUIRE(fact != nullptr);
+    CHECK(fact->state == FactState::unknown);
+  }
+}

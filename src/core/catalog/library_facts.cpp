@@ -32,6 +32,8 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"lib.libcuda.version_count", T::integer, "how many different driver versions lib.libcuda.versions holds"},
     FactSpec{"lib.libcuda.resolved", T::string, "predicted file for dlopen(\"libcuda.so.1\") (absent: the loader finds none)"},
     FactSpec{"lib.libcuda.resolved_real", T::string, "the predicted libcuda with every link followed"},
+    FactSpec{"lib.libcuda.matches_loaded", T::boolean,
+             "the predicted libcuda (lib.libcuda.resolved_real) is the file the CUDA helper really mapped (cuda.libcuda.path)"},
     FactSpec{"lib.libcuda.resolved_version", T::version, "driver version in the predicted libcuda's real file name"},
     FactSpec{"lib.libcuda.resolved_via", T::string,
              "how the loader reaches it: LD_PRELOAD, LD_LIBRARY_PATH, ld.so.cache, default, or none"},

@@ -135,6 +135,9 @@ AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findin
   if (auto via = facts.get_string("lib.libcuda.resolved_via")) {
     line.summary += fmt::format(" (via {})", *via);
   }
+  if (facts.get_bool("lib.libcuda.matches_loaded") == false) {
+    line.summary += fmt::format("; but CUDA loaded {}", facts.get_string("cuda.libcuda.path").value_or("another file"));
+  }
   auto versions = list_of(facts, "lib.libcuda.versions");
   if (versions.size() > 1) {
     line.summary += fmt::format("; versions on the path: {}", fmt::join(versions, ", "));
