@@ -1,5 +1,7 @@
 # Thin front for CMake (GUIDE 5.1). `make run` and `make test` are the two commands in README.md.
 SHELL := /bin/bash
+# Sub-makes (CMake's) should not print "Entering directory" around every step.
+MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc)
 BUILD ?= build
 BUILD_AARCH64 ?= build-aarch64

@@ -202,3 +202,15 @@ TEST_CASE("areas: findings set the status of their own area only", "[report][are
   findings.push_back(finding("driver", Severity::error));
   CHECK(line(gd::build_area_lines(healthy_h200(), findings), "driver").status == AreaStatus::error);
 }
+
+TEST_CASE("areas: libcuda that does not load marks the CUDA line as an error", "[report][areas]") {
+  gd::FactSet facts;
+  facts.set("cuda.helper.status", std::string("ok"));
+  facts.set("cuda.libcuda.loaded", false);
+  facts.set("cuda.libcuda.dlerror", std::string("libcuda.so.1: cannot open shared object file: No such file or directory"));
+  facts.set_absent("cuda.init.result", "helper:dlopen", "libcuda did not load");
+  auto lines = gd::build_area_lines(facts, {});
+  const AreaLine& cuda = line(lines, "cuda");
+  CHECK(cuda.status == AreaStatus::error);
+  CHECK(cuda.summary == "libcuda.so.1 not found: libcuda.so.1: cannot open shared object file: No such file or directory");
+}

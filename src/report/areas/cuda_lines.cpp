@@ -78,7 +78,10 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
   }
   // A failed cuInit is a failure of this layer even when its cause (and so its finding) lies below.
   auto init_result = facts.get_int("cuda.init.result");
-  AreaStatus fallback = init_result == 0 ? AreaStatus::ok : init_result ? AreaStatus::error : AreaStatus::unknown;
+  bool not_loaded = facts.get_bool("cuda.libcuda.loaded") == false;
+  AreaStatus fallback = init_result == 0                ? AreaStatus::ok
+                        : (init_result || not_loaded) ? AreaStatus::error
+                                                      : AreaStatus::unknown;
   line.status = status_for(findings, k_cuda_areas, fallback);
   return line;
 }
