@@ -1,5 +1,7 @@
 #include "probes/library_file.hpp"
 
+#include "util/text_split.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -39,16 +41,8 @@ constexpr std::array<NativeArch, 2> k_native = {{
 
 std::vector<std::string> components(std::string_view path) {
   std::vector<std::string> parts;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t next = path.find('/', pos);
-    if (next == std::string_view::npos) {
-      next = path.size();
-    }
-    if (next > pos) {
-      parts.emplace_back(path.substr(pos, next - pos));
-    }
-    pos = next + 1;
+  for (std::string_view part : split_nonempty(path, '/')) {
+    parts.emplace_back(part);
   }
   return parts;
 }

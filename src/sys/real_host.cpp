@@ -15,6 +15,7 @@
 
 #include "sys/env_allowlist.hpp"
 #include "sys/helper_exec.hpp"
+#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -26,16 +27,8 @@ std::unexpected<IoError> io_error(int code) { return std::unexpected(IoError{cod
 
 std::vector<std::string> split_components(std::string_view path) {
   std::vector<std::string> parts;
-  std::size_t pos = 0;
-  while (pos < path.size()) {
-    std::size_t next = path.find('/', pos);
-    if (next == std::string_view::npos) {
-      next = path.size();
-    }
-    if (next > pos) {
-      parts.emplace_back(path.substr(pos, next - pos));
-    }
-    pos = next + 1;
+  for (std::string_view part : split_nonempty(path, '/')) {
+    parts.emplace_back(part);
   }
   return parts;
 }
@@ -138,7 +131,7 @@ IoResult<std::string> RealHost::resolve(std::string_view path, FollowLast follow
   return out;
 }
 
-IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max_bytes) {
+IoResult<int> RealHost::open_regular_file(std::string_view path) const {
   auto real = resolve(path, FollowLast::yes);
   if (!real) {
     return std::unexpected(real.error());
@@ -162,6 +155,15 @@ IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max
     ::close(fd);
     return io_error(ENXIO);
   }
+  return fd;
+}
+
+IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max_bytes) {
+  auto opened = open_regular_file(path);
+  if (!opened) {
+    return std::unexpected(opened.error());
+  }
+  int fd = *opened;
   std::string content;
   char buffer[16384];
   while (content.size() < max_bytes) {
@@ -185,23 +187,16 @@ IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max
 }
 
 IoResult<std::string> RealHost::read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) {
-  auto real = resolve(path, FollowLast::yes);
-  if (!real) {
-    return std::unexpected(real.error());
+  auto opened = open_regular_file(path);
+  if (!opened) {
+    return std::unexpected(opened.error());
   }
+  int fd = *opened;
+  // Never allocate more than the file can give (a caller may ask for "the rest").
   struct ::stat st {};
-  if (::stat(real->c_str(), &st) != 0) {
-    return io_error(errno);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    return io_error(EISDIR);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return io_error(ENXIO);
-  }
-  int fd = ::open(real->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    return io_error(errno);
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
+    auto size = static_cast<std::uint64_t>(st.st_size);
+    max_bytes = offset >= size ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(max_bytes, size - offset));
   }
   std::string content;
   content.resize(max_bytes);

@@ -32,6 +32,8 @@ class RealHost final : public Host {
 
  private:
   enum class FollowLast { yes, no };
+  /// Opens a regular file read-only and non-blocking; anything else is refused before it is opened.
+  IoResult<int> open_regular_file(std::string_view path) const;
   /// The path to hand to the kernel for `path` seen from the root.
   IoResult<std::string> resolve(std::string_view path, FollowLast follow_last) const;
 
