@@ -1,6 +1,6 @@
 #include "probes/driver_gpus.hpp"
 
-#include <charconv>
+#include "probes/nvidia_gpu_info.hpp"
 
 namespace gd {
 namespace {
@@ -9,42 +9,17 @@ constexpr std::string_view k_gpus_dir = "/proc/driver/nvidia/gpus";
 constexpr std::size_t k_max_information = 16 * 1024;  // a real file is ~400 bytes
 constexpr std::size_t k_max_gpus = 256;                // minors 0-247 are GPUs (nv-chardev-numbers.h)
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
 
 }  // namespace
 
 DriverGpu parse_driver_gpu(std::string_view text) {
+  // One parser for the information file (nvidia_gpu_info.cpp); this keeps the fields the node
+  // and container checks need.
   DriverGpu out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    // The key ends at the first colon: "Bus Location: \t 0000:00:06.0" keeps its own colons.
-    std::size_t colon = line.find(':');
-    if (colon == std::string_view::npos) {
-      continue;
-    }
-    std::string_view key = trim(line.substr(0, colon));
-    std::string_view value = trim(line.substr(colon + 1));
-    if (key == "Device Minor") {
-      int minor = 0;
-      auto [ptr, error] = std::from_chars(value.data(), value.data() + value.size(), minor);
-      if (error == std::errc() && ptr == value.data() + value.size() && minor >= 0) {
-        out.device_minor = minor;
-      }
-    } else if (key == "GPU UUID") {
-      out.uuid = std::string(value);
-    } else if (key == "Model") {
-      out.model = std::string(value);
-    }
+  if (auto info = parse_gpu_information(text)) {
+    out.device_minor = info->device_minor;
+    out.uuid = info->uuid;
+    out.model = info->model;
   }
   return out;
 }

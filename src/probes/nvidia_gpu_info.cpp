@@ -57,12 +57,15 @@ std::optional<std::int64_t> to_int(std::string_view text) {
 std::optional<GpuInformation> parse_gpu_information(std::string_view text) {
   GpuInformation info;
   bool known = false;
-  // nv-procfs.c: "Model: \t\t %s", "Bus Location: \t %04x:%02x:%02x.%x", "Device Minor: \t %u",
+  // nv-procfs.c: "Model: \t\t %s", "GPU UUID: \t %s", "Bus Location: \t %04x:%02x:%02x.%x", "Device Minor: \t %u",
   // "GPU Firmware: \t %s" (missing, or "N/A", when there is no running firmware version),
   // "GPU Excluded:\t %s".
   for_each_key_value(text, [&](std::string_view key, std::string_view value) {
     if (key == "Model") {
       info.model = std::string(value);
+      known = true;
+    } else if (key == "GPU UUID") {
+      info.uuid = std::string(value);
       known = true;
     } else if (key == "Bus Location") {
       info.bus_location = std::string(value);

@@ -16,6 +16,7 @@ namespace gd {
 /// nv_procfs_read_gpu_info() prints it ("Key: \t value" lines).
 struct GpuInformation {
   std::string model;                ///< "NVIDIA H200"
+  std::string uuid;                 ///< "GPU-e2c36f54-4ba0-bb4c-8061-b412f65acb9f"
   std::string bus_location;         ///< "0000:00:06.0"
   std::optional<int> device_minor;  ///< N of /dev/nvidiaN
   std::string gpu_firmware;         ///< "580.159.04"; empty when the line is missing or "N/A" (no GSP firmware running)
