@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "fact_access.hpp"
+
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -14,6 +16,10 @@
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
+
+using gd::test::state_of;
+using gd::test::reason_of;
+using gd::test::list_of;
 
 namespace {
 
@@ -37,27 +43,6 @@ void set_file(Capture& c, const std::string& path, std::string text) { c.paths[p
 void set_version(Capture& c, std::string_view version) {
   set_file(c, "/proc/driver/nvidia/version",
            "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  " + std::string(version) + "  Release Build  (dvs-builder@U22)\n");
-}
-
-FactState state_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name);
-  REQUIRE(fact);
-  return fact->state;
-}
-
-std::string reason_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  REQUIRE(fact);
-  return fact->reason;
-}
-
-Strings list_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name);
-  REQUIRE(fact);
-  REQUIRE(fact->state == FactState::present);
-  return std::get<Strings>(fact->value);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "fact_access.hpp"
+
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -14,6 +16,10 @@
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
+
+using gd::test::state_of;
+using gd::test::reason_of;
+using gd::test::list_of;
 
 namespace {
 
@@ -33,27 +39,6 @@ FactSet run(Capture capture) {
 Capture h200() { return gd::test::host_capture("h200-container-580.159.04"); }
 
 void set_file(Capture& c, const std::string& path, std::string text) { c.paths[path].read = std::move(text); }
-
-FactState state_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name);
-  REQUIRE(fact);
-  return fact->state;
-}
-
-std::string reason_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  REQUIRE(fact);
-  return fact->reason;
-}
-
-Strings list_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name);
-  REQUIRE(fact);
-  REQUIRE(fact->state == FactState::present);
-  return std::get<Strings>(fact->value);
-}
 
 }  // namespace
 

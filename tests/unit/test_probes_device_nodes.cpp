@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "fact_access.hpp"
+
 #include <cerrno>
 #include <string>
 #include <vector>
@@ -14,6 +16,8 @@ using gd::FactSet;
 using gd::FactState;
 using gd::FileKind;
 using gd::FileStat;
+
+using gd::test::state_of;
 
 namespace {
 
@@ -72,13 +76,6 @@ std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
   REQUIRE(fact);
   REQUIRE(fact->state == FactState::present);
   return std::get<std::vector<std::string>>(fact->value);
-}
-
-FactState state_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name);
-  REQUIRE(fact);
-  return fact->state;
 }
 
 using Strings = std::vector<std::string>;

@@ -1,0 +1,37 @@
+#pragma once
+// Reading facts in probe tests: the state, the reason, a list value; each REQUIREs the fact, so
+// a probe that stops producing it fails the test with the fact's name.
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/fact_set.hpp"
+
+namespace gd::test {
+
+inline FactState state_of(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  INFO("fact " << name);
+  REQUIRE(fact);
+  return fact->state;
+}
+
+inline std::string reason_of(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  INFO("fact " << name);
+  REQUIRE(fact);
+  return fact->reason;
+}
+
+inline std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  INFO("fact " << name);
+  REQUIRE(fact);
+  REQUIRE(fact->state == FactState::present);
+  return std::get<std::vector<std::string>>(fact->value);
+}
+
+}  // namespace gd::test
