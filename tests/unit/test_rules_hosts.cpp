@@ -1,0 +1,196 @@
+// Every rule has whole-host cases under tests/rules/<rule-id>/hosts/: positive-*.host.json is a
+// captured host on which the rule fires, negative-*.host.json one on which it decides "no".
+// Each runs the whole pipeline (every probe on the replayed capture, then the repository's rules),
+// so a case breaks when a probe, a fact or a rule changes what the user would see.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli/pipeline.hpp"
+#include "rule_hosts.hpp"
+#include "rules/rule_files.hpp"
+#include "sys/replay_host.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path k_rules_tests = fs::path(GD_SOURCE_DIR) / "tests" / "rules";
+
+std::vector<fs::path> host_files(const fs::path& folder, const std::string& prefix) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && name.size() > 10 && name.ends_with(".host.json")) {
+      out.push_back(entry.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+struct Outcome {
+  std::vector<std::string> fired;      ///< top-level findings and the consequences they explain
+  std::vector<std::string> undecided;
+  std::string summary;
+};
+
+Outcome run_host(const fs::path& file, const std::vector<gd::Rule>& rules) {
+  auto text = gd::read_input_file(file.string(), 16u << 20);
+  if (!text) {
+    throw std::runtime_error(text.error().describe());
+  }
+  nlohmann::json host = nlohmann::json::parse(*text);
+  nlohmann::json composed = gd::test::compose_rule_host(host, file.string());
+  // GD_RULE_HOST_DUMP=DIR keeps each composed capture, to replay by hand with `gpudoctor replay -v`.
+  if (const char* dump = std::getenv("GD_RULE_HOST_DUMP")) {
+    std::ofstream(fs::path(dump) / file.filename().replace_extension("").replace_extension(".capture.json"))
+        << composed.dump(2) << "\n";
+  }
+  auto capture = gd::capture_from_json(composed, file.string());
+  if (!capture) {
+    throw std::runtime_error(capture.error().describe());
+  }
+  gd::ReplayHost replay(std::move(*capture));
+  gd::Options options;
+  options.root = replay.capture().root;
+  options.capture = false;
+  gd::RunInfo run;
+  run.mode = "replay";
+  run.source = file.string();
+  gd::Report report = gd::run_pipeline(replay, options, rules, run);
+  Outcome outcome;
+  outcome.summary = "findings:";
+  for (const gd::Finding& finding : report.findings) {
+    outcome.fired.push_back(finding.id);
+    outcome.summary += " " + finding.id;
+    for (const std::string& consequence : finding.consequences) {
+      outcome.fired.push_back(consequence);
+      outcome.summary += " (explains " + consequence + ")";
+    }
+  }
+  outcome.summary += "; undecided:";
+  for (const gd::Inconclusive& result : report.inconclusive) {
+    outcome.undecided.push_back(result.id);
+    outcome.summary += " " + result.id;
+    for (const gd::Evidence& evidence : result.unknown_facts) {
+      outcome.summary += " [" + evidence.fact + " " + evidence.value + "]";
+    }
+  }
+  return outcome;
+}
+
+bool contains(const std::vector<std::string>& ids, const std::string& id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+gd::RuleLoadResult repository_rules() {
+  return gd::load_rules_from_path((fs::path(GD_SOURCE_DIR) / "rules").string());
+}
+
+}  // namespace
+
+TEST_CASE("the rule host composer edits a base capture as described", "[rules][hosts]") {
+  nlohmann::json host = {
+      {"about", "test"},
+      {"base", "h200-live-580.159.04"},
+      {"env", {{"CUDA_VISIBLE_DEVICES", "99"}}},
+      {"paths", {{"/proc/driver/nvidia/version", nullptr}, {"/new", {{"read", {{"error", "EACCES"}}}}}}},
+      {"helper_reply", {{"user-env", {{"cuda.init.result", "999"}, {"cuda.device_count", nullptr}, {"x.new", "1"}}}}}};
+  nlohmann::json capture = gd::test::compose_rule_host(host, "inline");
+  CHECK(capture["env"]["CUDA_VISIBLE_DEVICES"] == "99");
+  CHECK(capture["env"].contains("LD_LIBRARY_PATH"));
+  CHECK_FALSE(capture["paths"].contains("/proc/driver/nvidia/version"));
+  CHECK(capture["paths"]["/new"]["read"]["error"] == "EACCES");
+  const nlohmann::json& lines = capture["helper_runs"][0]["reply"]["lines"];
+  auto has = [&](const std::string& line) { return std::find(lines.begin(), lines.end(), line) != lines.end(); };
+  CHECK(has("cuda.init.result\t999"));
+  CHECK_FALSE(has("cuda.init.result\t0"));
+  CHECK_FALSE(has("cuda.device_count\t1"));
+  CHECK(has("cuda.device_count.result\t0"));  // a key that merely starts the same stays
+  // A new key goes before the closing "end" line.
+  auto added = std::find(lines.begin(), lines.end(), "x.new\t1");
+  REQUIRE(added != lines.end());
+  CHECK((added + 1)->get<std::string>().rfind("end\t", 0) == 0);
+
+  CHECK_THROWS_WITH(gd::test::compose_rule_host({{"about", "x"}}, "f.host.json"), Catch::Contains("f.host.json"));
+  // Line edits: a replaced and an appended line; a line the base lacks is an error, not a no-op.
+  nlohmann::json edited = gd::test::compose_rule_host(
+      {{"about", "x"},
+       {"base", "h200-live-full"},
+       {"replace_lines", {{"/proc/devices", {{"238 nvidia-uvm", "509 nvidia-uvm"}}}}},
+       {"append_lines", {{"/proc/modules", {"nouveau 1 - - Live 0x0"}}}}},
+      "edit");
+  const nlohmann::json& devices = edited["paths"]["/proc/devices"]["read"]["lines"];
+  CHECK(std::find(devices.begin(), devices.end(), "509 nvidia-uvm") != devices.end());
+  CHECK(std::find(devices.begin(), devices.end(), "238 nvidia-uvm") == devices.end());
+  const nlohmann::json& modules = edited["paths"]["/proc/modules"]["read"]["lines"];
+  CHECK(modules[modules.size() - 2] == "nouveau 1 - - Live 0x0");
+  CHECK(modules.back() == "");
+  CHECK_THROWS_WITH(gd::test::compose_rule_host({{"about", "x"},
+                                                 {"base", "h200-live-full"},
+                                                 {"replace_lines", {{"/proc/devices", {{"999 nothing", "1 x"}}}}}},
+                                                "h.host.json"),
+                    Catch::Contains("999 nothing"));
+  CHECK_THROWS_WITH(gd::test::compose_rule_host({{"about", "x"}, {"base", "h200-live-580.159.04"},
+                                                 {"helper_reply", {{"clean-env", {{"a", "b"}}}}}},
+                                                "g.host.json"),
+                    Catch::Contains("clean-env"));
+}
+
+TEST_CASE("every rule has a positive and a negative whole-host case", "[rules][hosts]") {
+  gd::RuleLoadResult loaded = repository_rules();
+  REQUIRE(loaded.errors.empty());
+  std::vector<std::string> lacking;
+  for (const gd::Rule& rule : loaded.rules) {
+    fs::path folder = k_rules_tests / rule.id / "hosts";
+    if (host_files(folder, "positive-").empty() || host_files(folder, "negative-").empty()) {
+      lacking.push_back(rule.id);
+    }
+  }
+  for (const std::string& id : lacking) {
+    UNSCOPED_INFO("rule " << id << " needs tests/rules/" << id << "/hosts/positive-*.host.json and negative-*.host.json");
+  }
+  CHECK(lacking.empty());
+}
+
+TEST_CASE("rule hosts make their rule fire or decide no, as named", "[rules][hosts]") {
+  gd::RuleLoadResult loaded = repository_rules();
+  REQUIRE(loaded.errors.empty());
+  std::size_t checked = 0;
+  // GD_RULE_HOST_FILTER=PREFIX runs only the rules whose id starts with it (while writing cases).
+  const char* filter = std::getenv("GD_RULE_HOST_FILTER");
+  for (const gd::Rule& rule : loaded.rules) {
+    if (filter != nullptr && rule.id.rfind(filter, 0) != 0) {
+      continue;
+    }
+    for (const char* kind : {"positive-", "negative-"}) {
+      for (const fs::path& file : host_files(k_rules_tests / rule.id / "hosts", kind)) {
+        INFO(file.string());
+        Outcome outcome;
+        try {
+          outcome = run_host(file, loaded.rules);
+        } catch (const std::exception& error) {
+          FAIL_CHECK(error.what());
+          continue;
+        }
+        INFO(outcome.summary);
+        if (std::string(kind) == "positive-") {
+          CHECK(contains(outcome.fired, rule.id));
+        } else {
+          CHECK_FALSE(contains(outcome.fired, rule.id));
+          CHECK_FALSE(contains(outcome.undecided, rule.id));
+        }
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 0);
+}
