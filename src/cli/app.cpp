@@ -41,6 +41,10 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
       ->check(CLI::Range(1, k_max_cuda_timeout_s));
   app.add_option("--libcuda", options.probe.libcuda_path, "load this libcuda file instead of the loader's libcuda.so.1");
   app.add_option("--libnvml", options.probe.libnvml_path, "load this libnvidia-ml file instead of libnvidia-ml.so.1");
+  app.add_option("--python", options.probe.python_path,
+                 "check this Python interpreter or environment folder instead of the python3 on PATH");
+  app.add_option("--extension", options.probe.extension_paths,
+                 "also list the GPU architectures compiled into this CUDA library, e.g. flash-attn's .so (repeatable)");
   app.add_option("--fail-on", fail_on, "lowest severity that makes the exit code 1: error (default) or warning")
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_option("--color", color, "auto (default: only on a terminal), always, never; NO_COLOR always wins")

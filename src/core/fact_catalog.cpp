@@ -18,7 +18,7 @@ namespace {
 constexpr std::span<const FactSpec> (*k_sections[])() = {
     catalog::host_facts,    catalog::pci_facts,       catalog::driver_facts,  catalog::firmware_facts,
     catalog::device_facts,  catalog::container_facts, catalog::library_facts, catalog::system_facts,
-    catalog::kernel_log_facts, catalog::cuda_facts,
+    catalog::kernel_log_facts, catalog::cuda_facts, catalog::python_facts, catalog::toolkit_facts,
 };
 
 const std::vector<FactSpec>& all_specs() {

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/fact_set.hpp"
 #include "sys/host.hpp"
@@ -16,6 +17,8 @@ struct ProbeOptions {
   int cuda_timeout_ms = 30000;
   std::string libcuda_path;  ///< --libcuda: test this file instead of the loader's choice
   std::string libnvml_path;
+  std::string python_path;  ///< --python: the interpreter (or environment folder) to check
+  std::vector<std::string> extension_paths;  ///< --extension: more CUDA libraries to list the GPU code of
 };
 
 using ProbeFunction = void (*)(Host& host, const ProbeOptions& options, FactSet& facts);

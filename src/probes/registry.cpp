@@ -1,14 +1,17 @@
 #include "probes/containers.hpp"
 #include "probes/cuda_driver.hpp"
+#include "probes/cuda_toolkits.hpp"
 #include "probes/device_nodes.hpp"
 #include "probes/driver_consistency.hpp"
 #include "probes/environment.hpp"
 #include "probes/firmware.hpp"
 #include "probes/kernel_log.hpp"
 #include "probes/libraries.hpp"
+#include "probes/ml_consistency.hpp"
 #include "probes/nvidia_module.hpp"
 #include "probes/pci.hpp"
 #include "probes/probe.hpp"
+#include "probes/python_stack.hpp"
 #include "probes/services.hpp"
 #include "probes/system.hpp"
 
@@ -29,10 +32,13 @@ constexpr std::array k_probes = {
     ProbeEntry{"device_nodes", probe_device_nodes},    // the kernel's doors for user space
     ProbeEntry{"containers", probe_containers},        // what stands between the user and /dev
     ProbeEntry{"libraries", probe_libraries},          // which user-space driver would load
+    ProbeEntry{"cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use
     ProbeEntry{"services", probe_services},            // distribution, libc, daemons
     ProbeEntry{"kernel_log", probe_kernel_log},        // what the driver said
     ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest)
+    ProbeEntry{"python_stack", probe_python_stack},    // the Python environment, torch and its GPU code
     ProbeEntry{"driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
+    ProbeEntry{"ml_consistency", probe_ml_consistency},  // torch vs GPUs, driver and toolkit: needs all above
 };
 
 }  // namespace

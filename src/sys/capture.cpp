@@ -343,6 +343,9 @@ nlohmann::json capture_to_json(const Capture& capture) {
     out["uname"] = {{"sysname", u.sysname}, {"nodename", u.nodename}, {"release", u.release},
                     {"version", u.version}, {"machine", u.machine}};
   }
+  if (capture.working_dir_asked || capture.working_dir) {
+    out["cwd"] = capture.working_dir ? json(*capture.working_dir) : json(nullptr);
+  }
   json env = json::object();
   for (const auto& [name, value] : capture.env) {
     env[name] = value ? json(*value) : json(nullptr);
@@ -418,6 +421,12 @@ Result<Capture> capture_from_json(const nlohmann::json& j, std::string_view file
       *target = *v;
     }
     capture.uname = uname;
+  }
+  if (j.contains("cwd") && !j["cwd"].is_null()) {
+    auto v = r.string_at(j["cwd"], "cwd");
+    if (!v) return std::unexpected(v.error());
+    capture.working_dir = *v;
+    capture.working_dir_asked = true;
   }
   if (j.contains("env")) {
     if (!j["env"].is_object()) return r.bad("env", "expected an object of NAME: value-or-null");

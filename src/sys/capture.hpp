@@ -49,6 +49,8 @@ struct Capture {
   std::optional<Identity> identity;
   std::optional<Uname> uname;
   std::map<std::string, std::optional<std::string>> env;  ///< allowlisted names; nullopt = unset
+  std::optional<std::string> working_dir;  ///< the folder the run started in; nullopt: none or --root
+  bool working_dir_asked = false;          ///< written only when a probe asked for it
   std::map<std::string, CapturedPath> paths;
   std::vector<CapturedHelperRun> helper_runs;
 };

@@ -7,7 +7,7 @@
 namespace gd {
 namespace {
 
-constexpr std::array<std::string_view, 12> k_allowed_names = {
+constexpr std::array<std::string_view, 15> k_allowed_names = {
     "LD_LIBRARY_PATH",  // decides which libcuda the loader maps
     "LD_PRELOAD",       // can inject a libcuda or break the helper
     "PATH",             // nvcc and python lookup
@@ -20,6 +20,9 @@ constexpr std::array<std::string_view, 12> k_allowed_names = {
     "TERM",
     "LIBRARY_PATH",     // link-time search path (stub libcuda leaks in through it)
     "XDG_RUNTIME_DIR",
+    "CC",               // the host compiler torch extension builds hand to nvcc (-ccbin)
+    "NVCC_CCBIN",       // nvcc's own host compiler override
+    "PYENV_VERSION",    // which interpreter pyenv's python3 shim runs
 };
 
 constexpr std::array<std::string_view, 4> k_allowed_prefixes = {

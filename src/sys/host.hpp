@@ -113,6 +113,9 @@ class Host {
   virtual std::optional<std::string> env(std::string_view name) = 0;
   virtual Identity identity() = 0;
   virtual Uname uname() = 0;
+  /// The folder gpudoctor was started in (uv's `.venv` lives there); nullopt under --root, where
+  /// the caller's folder is not part of the inspected tree.
+  virtual std::optional<std::string> working_dir() = 0;
   /// Runs the embedded libcuda/NVML helper; never hangs, never throws.
   virtual HelperOutcome run_cuda_helper(const HelperRequest& request) = 0;
 };

@@ -396,6 +396,17 @@ Uname RealHost::uname() {
   return out;
 }
 
+std::optional<std::string> RealHost::working_dir() {
+  if (!m_is_live_root) {
+    return std::nullopt;
+  }
+  char buffer[4096];
+  if (::getcwd(buffer, sizeof buffer) == nullptr) {
+    return std::nullopt;  // deleted or too deep: nothing to look for there
+  }
+  return std::string(buffer);
+}
+
 HelperOutcome RealHost::run_cuda_helper(const HelperRequest& request) {
   if (!m_is_live_root) {
     HelperOutcome outcome;

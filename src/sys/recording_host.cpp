@@ -68,6 +68,13 @@ Uname RecordingHost::uname() {
   return u;
 }
 
+std::optional<std::string> RecordingHost::working_dir() {
+  std::optional<std::string> dir = m_inner.working_dir();
+  m_capture.working_dir = dir;
+  m_capture.working_dir_asked = true;
+  return dir;
+}
+
 HelperOutcome RecordingHost::run_cuda_helper(const HelperRequest& request) {
   HelperOutcome outcome = m_inner.run_cuda_helper(request);
   m_capture.helper_runs.push_back({request, outcome});

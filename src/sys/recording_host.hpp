@@ -21,6 +21,7 @@ class RecordingHost final : public Host {
   std::optional<std::string> env(std::string_view name) override;
   Identity identity() override;
   Uname uname() override;
+  std::optional<std::string> working_dir() override;
   HelperOutcome run_cuda_helper(const HelperRequest& request) override;
 
  private:

@@ -259,6 +259,8 @@ std::optional<std::string> ReplayHost::env(std::string_view name) {
   return it == m_capture.env.end() ? std::nullopt : it->second;
 }
 
+std::optional<std::string> ReplayHost::working_dir() { return m_capture.working_dir; }
+
 Identity ReplayHost::identity() { return m_capture.identity.value_or(Identity{}); }
 
 Uname ReplayHost::uname() {

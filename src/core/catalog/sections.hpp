@@ -18,5 +18,7 @@ std::span<const FactSpec> library_facts();      // lib.*
 std::span<const FactSpec> system_facts();       // system.*, service.*
 std::span<const FactSpec> kernel_log_facts();   // klog.*
 std::span<const FactSpec> cuda_facts();         // cuda.*, nvml.*
+std::span<const FactSpec> python_facts();       // py.*, torch.*, wheels.*, ml.*
+std::span<const FactSpec> toolkit_facts();      // toolkit.*
 
 }  // namespace gd::catalog

@@ -37,6 +37,16 @@ std::string unknown_reason(const FactSet& facts, std::string_view name) {
   return fact->reason.empty() ? std::string(to_string(fact->state)) : fact->reason;
 }
 
+std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  if (fact && fact->state == FactState::present) {
+    if (auto* v = std::get_if<std::vector<std::string>>(&fact->value)) {
+      return *v;
+    }
+  }
+  return {};
+}
+
 std::string plural(std::int64_t count, std::string_view noun) {
   return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
@@ -52,11 +62,12 @@ std::vector<AreaLine> build_area_lines(const FactSet& facts, const std::vector<F
                                  device_nodes_line(facts, findings), container_line(facts, findings),
                                  libraries_line(facts, findings), cuda_line(facts, findings),
                                  nvml_line(facts, findings),      kernel_log_line(facts, findings),
+                                 python_line(facts, findings),    toolkit_line(facts, findings),
                                  environment_line(facts, findings)};
   // A finding whose area no line answers for still marks the overview, on a line of its own.
-  static constexpr std::array<AreaNames, 9> k_claimed = {k_pci_areas,    k_module_areas, k_device_areas,
-                                                         k_container_areas, k_library_areas, k_cuda_areas,
-                                                         k_nvml_areas,   k_kernel_log_areas, k_environment_areas};
+  static constexpr std::array<AreaNames, 11> k_claimed = {
+      k_pci_areas,  k_module_areas,     k_device_areas, k_container_areas, k_library_areas,    k_cuda_areas,
+      k_nvml_areas, k_kernel_log_areas, k_python_areas, k_toolkit_areas,   k_environment_areas};
   std::vector<Finding> unclaimed;
   for (const auto& finding : findings) {
     bool claimed = std::any_of(k_claimed.begin(), k_claimed.end(), [&](AreaNames names) {

@@ -23,6 +23,8 @@ inline constexpr std::array<std::string_view, 1> k_cuda_areas = {"cuda"};
 inline constexpr std::array<std::string_view, 1> k_nvml_areas = {"nvml"};
 inline constexpr std::array<std::string_view, 2> k_kernel_log_areas = {"kernel-log", "xid"};
 inline constexpr std::array<std::string_view, 1> k_environment_areas = {"environment"};
+inline constexpr std::array<std::string_view, 1> k_python_areas = {"python"};
+inline constexpr std::array<std::string_view, 1> k_toolkit_areas = {"toolkit"};
 
 /// Worst severity among findings whose area is one of `finding_areas`; ok when none.
 AreaStatus worst_finding_status(const std::vector<Finding>& findings, AreaNames finding_areas);
@@ -46,5 +48,10 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine environment_line(const FactSet& facts, const std::vector<Finding>& findings);
+AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings);
+AreaLine toolkit_line(const FactSet& facts, const std::vector<Finding>& findings);
+
+/// The list fact's values, or empty.
+std::vector<std::string> list_of(const FactSet& facts, std::string_view name);
 
 }  // namespace gd::areas

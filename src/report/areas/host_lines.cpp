@@ -1,25 +1,13 @@
 // Overview lines for the host layers, from the PCI slot to the libraries: one line each, the
 // details (one per GPU) below it. Facts another probe did not produce read as "not collected".
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/areas/area_support.hpp"
 
 namespace gd::areas {
-namespace {
-
-/// The list fact's values, or empty.
-std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
-  const Fact* fact = facts.find(name);
-  if (fact && fact->state == FactState::present) {
-    if (auto* v = std::get_if<std::vector<std::string>>(&fact->value)) {
-      return *v;
-    }
-  }
-  return {};
-}
-
-}  // namespace
 
 AreaLine pci_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"pci", "NVIDIA GPUs (PCI)", AreaStatus::ok, "", {}};
@@ -162,6 +150,20 @@ AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findi
   }
   if (!rm.empty()) {
     parts.push_back(fmt::format("RmInitAdapter failed {}", fmt::join(rm, ", ")));
+  }
+  // Messages no Xid or RmInitAdapter count covers (API mismatch, a refused module signature) are
+  // named by the findings that read them, also where another finding explains them.
+  std::vector<std::string> found;
+  for (const Finding& finding : findings) {
+    if (std::find(k_kernel_log_areas.begin(), k_kernel_log_areas.end(), finding.area) != k_kernel_log_areas.end()) {
+      found.push_back(finding.id);
+    }
+    for (const std::string& consequence : finding.consequences) {
+      if (consequence.starts_with("klog.") || consequence.starts_with("xid.")) found.push_back(consequence);
+    }
+  }
+  if (parts.empty() && !found.empty()) {
+    parts.push_back(fmt::format("{}", fmt::join(found, ", ")));
   }
   line.summary = parts.empty() ? "no NVIDIA driver errors" : fmt::format("{}", fmt::join(parts, "; "));
   if (auto source = facts.get_string("klog.source")) {

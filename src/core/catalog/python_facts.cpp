@@ -1,0 +1,88 @@
+// The Python ML stack, read from files without running Python (probes/python_stack,
+// probes/ml_consistency): environments, installed distributions, torch and its compiled GPU code.
+#include "core/catalog/sections.hpp"
+
+namespace gd::catalog {
+namespace {
+
+using T = FactType;
+
+constexpr FactSpec k_facts[] = {
+    // Environments
+    FactSpec{"py.interpreters", T::list,
+             "python3 and python on PATH, each with the file it resolves to ('/usr/bin/python3 -> /usr/bin/python3.12')"},
+    FactSpec{"py.envs", T::list,
+             "every Python environment found (PATH, VIRTUAL_ENV, CONDA_PREFIX, ~/.conda/environments.txt, ./.venv, "
+             "--python, the system's): 'prefix (kind, python X.Y)' with its torch when it has one"},
+    FactSpec{"py.default.interpreter", T::string, "the interpreter a plain `python3` would run (or --python)"},
+    FactSpec{"py.default.prefix", T::string, "the environment that interpreter belongs to (sys.prefix)"},
+    FactSpec{"py.default.kind", T::string, "venv, conda or system"},
+    FactSpec{"py.default.via", T::string, "how it was chosen: --python, PATH, VIRTUAL_ENV, CONDA_PREFIX or ./.venv"},
+    FactSpec{"py.default.version", T::version, "its Python version (X.Y)"},
+    FactSpec{"py.default.site_dirs", T::list,
+             "the folders it imports installed packages from, in sys.path order (PYTHONPATH, user site, site-packages)"},
+    FactSpec{"py.dists", T::list,
+             "the ML distributions it would import: 'name version (folder)' (torch, triton, nvidia-*, jax, cupy, "
+             "flash-attn, xformers, vllm, ...)"},
+    FactSpec{"py.shadowed", T::list,
+             "distributions installed in more than one of its folders: the copy it imports and the copies it hides"},
+    // torch
+    FactSpec{"torch.installed", T::boolean, "the default environment imports a torch package"},
+    FactSpec{"torch.version", T::string, "torch.__version__ from torch/version.py ('2.11.0+cu130')"},
+    FactSpec{"torch.release", T::version, "torch's release without the local part ('2.11.0')"},
+    FactSpec{"torch.cuda", T::version,
+             "torch.version.cuda: the CUDA the wheel was built with ('13.0'); absent for a CPU-only or ROCm build"},
+    FactSpec{"torch.hip", T::string, "torch.version.hip: the ROCm the wheel was built with (absent: not a ROCm build)"},
+    FactSpec{"torch.cpu_only", T::boolean, "the torch build has neither CUDA nor ROCm (torch.version.cuda is None)"},
+    FactSpec{"torch.git_version", T::string, "the commit torch was built from"},
+    FactSpec{"torch.path", T::string, "the torch package folder the default interpreter imports"},
+    FactSpec{"torch.copies", T::list, "every torch package folder visible to the default interpreter, in import order"},
+    FactSpec{"torch.copy_count", T::integer, "how many torch installations that interpreter can see"},
+    FactSpec{"torch.cuda_library", T::string, "torch/lib/libtorch_cuda.so, whose fat binaries were scanned"},
+    FactSpec{"torch.sass", T::list, "GPU architectures with compiled kernels (SASS) in libtorch_cuda.so ('sm_90')"},
+    FactSpec{"torch.ptx", T::list, "PTX targets in libtorch_cuda.so that newer GPUs can compile at load ('compute_120')"},
+    FactSpec{"torch.fatbin_scan_ms", T::integer, "how long reading the fat-binary headers of libtorch_cuda.so took"},
+    FactSpec{"torch.requires_unmet", T::list,
+             "torch's own Requires-Dist pins (on this platform) that the installed packages do not satisfy: "
+             "'nvidia-cudnn-cu12==9.10.2.21 (installed 9.1.0.70)'"},
+    FactSpec{"torch.triton_pin", T::string, "the triton requirement in torch's METADATA ('triton==3.6.0')"},
+    FactSpec{"torch.triton_unmet", T::string,
+             "the installed triton does not satisfy torch's pin: 'triton 3.2.0 installed, torch 2.11.0 requires triton==3.6.0'"},
+    // Other wheels
+    FactSpec{"wheels.nvidia", T::list, "nvidia-* CUDA library wheels installed: 'name version'"},
+    FactSpec{"wheels.cuda_families", T::list,
+             "CUDA families of the nvidia-* wheels: cu12 (name ends -cu12), cu13 (-cu13, or unsuffixed 13.x)"},
+    FactSpec{"wheels.cuda_family_count", T::integer, "how many CUDA families the nvidia-* wheels mix"},
+    FactSpec{"wheels.extensions_for_other_torch", T::list,
+             "binary extensions built for another torch than the installed one: 'vllm 0.10.1 requires torch==2.7.1'"},
+    FactSpec{"wheels.jax_cuda_major", T::integer, "the CUDA major of the installed jax CUDA plugin (jax-cuda12-plugin: 12)"},
+    FactSpec{"wheels.cupy_cuda_major", T::integer, "the CUDA major of the installed cupy wheel (cupy-cuda12x: 12)"},
+    // Derived: the stack against the GPUs, the driver and the toolkit (probes/ml_consistency)
+    FactSpec{"ml.driver_cuda", T::version,
+             "the CUDA version the driver supports: cuDriverGetVersion of the libcuda the helper loaded (a "
+             "forward-compatibility libcuda counts), else the kernel module's branch"},
+    FactSpec{"ml.gpus_without_torch_kernels", T::list,
+             "GPUs for which torch has neither SASS of the same major at or below the GPU's compute capability nor "
+             "PTX at or below it: 'GPU 0 NVIDIA GeForce RTX 5090 (sm_120)'"},
+    FactSpec{"ml.torch_index", T::string,
+             "the PyTorch wheel index whose builds carry kernels for the GPUs torch cannot run on "
+             "('https://download.pytorch.org/whl/cu128')"},
+    FactSpec{"ml.torch_cuda_major_above_driver", T::boolean, "torch.cuda's major is above ml.driver_cuda's"},
+    FactSpec{"ml.torch_cuda_minor_above_driver", T::boolean,
+             "same major, torch.cuda's minor above ml.driver_cuda's (runs; PTX JIT and Triton can fail)"},
+    FactSpec{"ml.frameworks_above_driver", T::list,
+             "jax and cupy builds whose CUDA major is above the driver's: 'jax-cuda13-plugin 0.7.2 (CUDA 13)'"},
+    FactSpec{"ml.nvcc_vs_torch", T::string,
+             "the extension-build toolkit's CUDA against torch.cuda: same, minor-differs or major-differs"},
+    FactSpec{"ml.toolkit_above_driver", T::boolean,
+             "the extension-build toolkit's CUDA version is above the driver's (its binaries fail with 35 or 222)"},
+    FactSpec{"ml.ld_library_path_shadows_wheels", T::list,
+             "CUDA libraries in LD_LIBRARY_PATH folders that the loader picks ahead of the nvidia-* wheels' own: "
+             "'libnvJitLink.so.12 in /usr/local/cuda-12.1/lib64 ahead of nvidia-nvjitlink-cu12 12.8.93'"},
+};
+
+}  // namespace
+
+std::span<const FactSpec> python_facts() { return k_facts; }
+
+}  // namespace gd::catalog

@@ -1,0 +1,67 @@
+// Overview lines for the ML stack: the Python environment a plain `python3` uses with its torch,
+// and the CUDA toolkit an extension build would use.
+
+#include <fmt/format.h>
+
+#include "report/areas/area_support.hpp"
+
+namespace gd::areas {
+
+AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"python", "Python / PyTorch", AreaStatus::ok, "", {}};
+  auto prefix = facts.get_string("py.default.prefix");
+  if (!prefix) {
+    const Fact* fact = facts.find("py.default.prefix");
+    bool absent = fact && fact->state == FactState::absent;
+    line.summary = absent ? "no Python environment found" : "unknown: " + unknown_reason(facts, "py.default.prefix");
+    line.status = status_for(findings, k_python_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
+    return line;
+  }
+  std::string python = fmt::format("Python {} in {} ({})", facts.get_string("py.default.version").value_or("?"), *prefix,
+                                   facts.get_string("py.default.kind").value_or("?"));
+  std::vector<std::string> parts{python};
+  if (auto torch = facts.get_string("torch.version")) {
+    auto cuda = facts.get_string("torch.cuda");
+    parts.push_back(fmt::format("torch {} ({})", *torch, cuda ? "CUDA " + *cuda : std::string("no CUDA")));
+  } else if (facts.get_bool("torch.installed") == false) {
+    parts.push_back("no torch");
+  }
+  line.summary = fmt::format("{}", fmt::join(parts, "; "));
+  auto sass = list_of(facts, "torch.sass");
+  auto ptx = list_of(facts, "torch.ptx");
+  if (!sass.empty() || !ptx.empty()) {
+    std::string detail = fmt::format("torch GPU code: {}", fmt::join(sass, " "));
+    if (!ptx.empty()) detail += fmt::format("; PTX {}", fmt::join(ptx, " "));
+    if (auto ms = facts.get_int("torch.fatbin_scan_ms")) detail += fmt::format(" (read in {} ms)", *ms);
+    line.details.push_back(detail);
+  } else if (facts.is_present("torch.cuda_library")) {
+    line.details.push_back("torch GPU code: unknown: " + unknown_reason(facts, "torch.sass"));
+  }
+  for (const std::string& dist : list_of(facts, "py.dists")) {
+    if (!dist.starts_with("torch ")) line.details.push_back(dist);
+  }
+  line.status = status_for(findings, k_python_areas, AreaStatus::ok);
+  return line;
+}
+
+AreaLine toolkit_line(const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line{"toolkit", "CUDA toolkit (nvcc)", AreaStatus::ok, "", {}};
+  auto path = facts.get_string("toolkit.build.path");
+  if (!path) {
+    const Fact* fact = facts.find("toolkit.build.path");
+    bool absent = fact && fact->state == FactState::absent;
+    line.summary = absent ? "none found (only needed to build CUDA code)" : "unknown: " + unknown_reason(facts, "toolkit.build.path");
+    line.status = status_for(findings, k_toolkit_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
+    return line;
+  }
+  auto version = facts.get_string("toolkit.build.version");
+  line.summary = fmt::format("CUDA {} at {} (via {})", version.value_or("version unknown"), *path,
+                             facts.get_string("toolkit.build.via").value_or("?"));
+  if (auto compiler = facts.get_string("toolkit.build.host_compiler")) line.summary += ", host compiler " + *compiler;
+  auto all = list_of(facts, "toolkit.list");
+  if (all.size() > 1) line.details = all;
+  line.status = status_for(findings, k_toolkit_areas, AreaStatus::ok);
+  return line;
+}
+
+}  // namespace gd::areas
