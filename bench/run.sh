@@ -42,3 +42,8 @@ if [ -x "$scan" ] && [ -n "$lib" ]; then
   "$scan" "$lib" 1 >/dev/null
   "$scan" "$lib" "$runs" | sed 's/^/fatbin_scan: /'
 fi
+# Where the host part goes, phase by phase (bench/phase_times.cpp, built beside the binary).
+phases=$(dirname "$bin")/phase_times
+if [ -x "$phases" ]; then
+  "$phases" "$runs" | sed 's/^/phases: /'
+fi

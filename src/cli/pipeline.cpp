@@ -20,6 +20,8 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   Capture capture;
   capture.created_by = "gpudoctor " GD_VERSION;
   capture.root = options.root;
+  capture.python_option = options.probe.python_path;
+  capture.extension_options = options.probe.extension_paths;
   RecordingHost recorder(host, capture);
 
   Report report;

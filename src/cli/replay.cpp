@@ -39,6 +39,9 @@ int run_replay(const std::string& file, const Options& options, const std::vecto
   ReplayHost host(std::move(*capture));
   Options replay_options = options;
   replay_options.root = host.capture().root;
+  // What was looked at is what the capture holds: the run's own --python and --extension.
+  if (replay_options.probe.python_path.empty()) replay_options.probe.python_path = host.capture().python_option;
+  if (replay_options.probe.extension_paths.empty()) replay_options.probe.extension_paths = host.capture().extension_options;
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
   run.mode = "replay";

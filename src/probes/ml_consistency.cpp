@@ -137,6 +137,39 @@ void torch_kernels(FactSet& facts, std::optional<MajorMinor> driver) {
   }
 }
 
+/// --extension libraries against the GPUs, like torch's own library.
+void extension_kernels(FactSet& facts) {
+  constexpr std::string_view k_fact = "ml.extensions_without_kernels";
+  bool known = true;
+  std::vector<Gpu> gpus = gpus_of(facts, known);
+  std::vector<std::string> lacking;
+  bool unknown = false;
+  for (int index = 0; index < 64; ++index) {
+    std::string prefix = "ext." + std::to_string(index) + ".";
+    auto path = facts.get_string(prefix + "path");
+    if (!path) break;
+    const Fact* sass = facts.find(prefix + "sass");
+    const Fact* ptx = facts.find(prefix + "ptx");
+    if (!sass || sass->state != FactState::present || !ptx || ptx->state != FactState::present) {
+      unknown = true;
+      continue;
+    }
+    std::vector<std::string> targets = std::get<std::vector<std::string>>(sass->value);
+    for (const std::string& target : std::get<std::vector<std::string>>(ptx->value)) targets.push_back(target);
+    for (const Gpu& gpu : gpus) {
+      if (!any_target_runs_on(targets, gpu.cc.major, gpu.cc.minor)) {
+        lacking.push_back(*path + ": " + gpu.label + " (sm_" + std::to_string(gpu.cc.major) + std::to_string(gpu.cc.minor) + ")");
+      }
+    }
+  }
+  const std::string source = "ext.*.sass, ext.*.ptx vs the GPUs' compute capability";
+  if (lacking.empty() && (unknown || (!known && gpus.empty()))) {
+    facts.set_unknown(k_fact, "an extension's or a GPU's architectures are not known", source);
+  } else {
+    facts.set(k_fact, lacking, source);
+  }
+}
+
 void torch_cuda_vs_driver(FactSet& facts, std::optional<MajorMinor> driver) {
   auto torch_cuda_text = facts.get_string("torch.cuda");
   auto torch_cuda = torch_cuda_text ? major_minor(*torch_cuda_text) : std::nullopt;
@@ -254,6 +287,7 @@ std::string torch_index_for(int major, int minor, std::optional<int> driver_cuda
 void probe_ml_consistency(Host&, const ProbeOptions&, FactSet& facts) {
   std::optional<MajorMinor> driver = driver_cuda(facts);
   torch_kernels(facts, driver);
+  extension_kernels(facts);
   torch_cuda_vs_driver(facts, driver);
   frameworks_vs_driver(facts, driver);
   toolkit_vs_torch_and_driver(facts, driver);

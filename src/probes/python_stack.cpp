@@ -467,6 +467,25 @@ void ld_library_path_facts(Stack& stack) {
   facts.set(k_fact, shadows, "env:LD_LIBRARY_PATH vs the nvidia-* wheels");
 }
 
+/// The GPU code of the libraries named with --extension.
+void extension_code_facts(Host& host, const std::vector<std::string>& paths, FactSet& facts) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string prefix = "ext." + std::to_string(i) + ".";
+    facts.set(prefix + "path", paths[i], "--extension");
+    FatbinScanLimits limits;
+    limits.read_window = 128;
+    FatbinScan scan = scan_fat_binaries(host, paths[i], limits);
+    if (scan.status != FatbinStatus::ok) {
+      std::string why = std::string(to_string(scan.status)) + (scan.error.empty() ? "" : ": " + scan.error);
+      facts.set_unknown(prefix + "sass", why, paths[i]);
+      facts.set_unknown(prefix + "ptx", why, paths[i]);
+      continue;
+    }
+    facts.set(prefix + "sass", sass_arch_names(scan), paths[i]);
+    facts.set(prefix + "ptx", ptx_arch_names(scan), paths[i]);
+  }
+}
+
 void other_env_facts(FactSet& facts, Host& host, const PythonDiscovery& found) {
   std::vector<std::string> envs;
   for (const PythonEnv& env : found.envs) {
@@ -500,6 +519,7 @@ std::string nvidia_wheel_family(std::string_view name) {
 }
 
 void probe_python_stack(Host& host, const ProbeOptions& options, FactSet& facts) {
+  extension_code_facts(host, options.extension_paths, facts);
   PythonDiscovery found = discover_python(host, options.python_path);
   if (!found.chosen) {
     absent_environment(facts, found);

@@ -343,6 +343,9 @@ nlohmann::json capture_to_json(const Capture& capture) {
     out["uname"] = {{"sysname", u.sysname}, {"nodename", u.nodename}, {"release", u.release},
                     {"version", u.version}, {"machine", u.machine}};
   }
+  if (!capture.python_option.empty() || !capture.extension_options.empty()) {
+    out["options"] = {{"python", capture.python_option}, {"extensions", capture.extension_options}};
+  }
   if (capture.working_dir_asked || capture.working_dir) {
     out["cwd"] = capture.working_dir ? json(*capture.working_dir) : json(nullptr);
   }
@@ -421,6 +424,23 @@ Result<Capture> capture_from_json(const nlohmann::json& j, std::string_view file
       *target = *v;
     }
     capture.uname = uname;
+  }
+  if (j.contains("options")) {
+    const json& o = j["options"];
+    if (!o.is_object()) return r.bad("options", "expected an object");
+    if (o.contains("python")) {
+      auto v = r.string_at(o["python"], "options.python");
+      if (!v) return std::unexpected(v.error());
+      capture.python_option = *v;
+    }
+    if (o.contains("extensions")) {
+      if (!o["extensions"].is_array()) return r.bad("options.extensions", "expected an array of paths");
+      for (std::size_t i = 0; i < o["extensions"].size(); ++i) {
+        auto v = r.string_at(o["extensions"][i], "options.extensions[" + std::to_string(i) + "]");
+        if (!v) return std::unexpected(v.error());
+        capture.extension_options.push_back(*v);
+      }
+    }
   }
   if (j.contains("cwd") && !j["cwd"].is_null()) {
     auto v = r.string_at(j["cwd"], "cwd");

@@ -53,6 +53,9 @@ struct Capture {
   bool working_dir_asked = false;          ///< written only when a probe asked for it
   std::map<std::string, CapturedPath> paths;
   std::vector<CapturedHelperRun> helper_runs;
+  /// Options that chose what was read (--python, --extension): a replay uses them again.
+  std::string python_option;
+  std::vector<std::string> extension_options;
 };
 
 nlohmann::json capture_to_json(const Capture& capture);

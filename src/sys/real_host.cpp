@@ -186,37 +186,48 @@ IoResult<std::string> RealHost::read_file(std::string_view path, std::size_t max
   return content;
 }
 
-IoResult<std::string> RealHost::read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) {
-  auto opened = open_regular_file(path);
-  if (!opened) {
-    return std::unexpected(opened.error());
+RealHost::~RealHost() {
+  if (m_range_fd >= 0) {
+    ::close(m_range_fd);
   }
-  int fd = *opened;
-  // Never allocate more than the file can give (a caller may ask for "the rest").
+}
+
+IoResult<std::string> RealHost::read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) {
+  if (m_range_fd < 0 || m_range_path != path) {
+    auto opened = open_regular_file(path);
+    if (!opened) {
+      return std::unexpected(opened.error());
+    }
+    if (m_range_fd >= 0) {
+      ::close(m_range_fd);
+    }
+    m_range_fd = *opened;
+    m_range_path = std::string(path);
+  }
+  // The size is asked again each time (one cheap fstat): a file written to during the run is
+  // read as it is now. A file renamed over the path is still read as the one first opened.
   struct ::stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) {
-    auto size = static_cast<std::uint64_t>(st.st_size);
-    max_bytes = offset >= size ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(max_bytes, size - offset));
+  m_range_size = ::fstat(m_range_fd, &st) == 0 && st.st_size > 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  // Never allocate more than the file can give (a caller may ask for "the rest").
+  if (m_range_size > 0) {
+    max_bytes = offset >= m_range_size ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(max_bytes, m_range_size - offset));
   }
   std::string content;
   content.resize(max_bytes);
   std::size_t got = 0;
   while (got < max_bytes) {
-    ssize_t n = ::pread(fd, content.data() + got, max_bytes - got, static_cast<off_t>(offset + got));
+    ssize_t n = ::pread(m_range_fd, content.data() + got, max_bytes - got, static_cast<off_t>(offset + got));
     if (n < 0) {
       if (errno == EINTR) {
         continue;
       }
-      int saved = errno;
-      ::close(fd);
-      return io_error(saved);
+      return io_error(errno);
     }
     if (n == 0) {
       break;
     }
     got += static_cast<std::size_t>(n);
   }
-  ::close(fd);
   content.resize(got);
   return content;
 }

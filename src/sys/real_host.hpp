@@ -16,6 +16,9 @@ class RealHost final : public Host {
   /// `root` is "/" for the live host. `helper_elf` is the embedded CUDA helper (may be empty:
   /// then the helper is reported as not run).
   RealHost(std::string root, std::span<const unsigned char> helper_elf);
+  ~RealHost() override;
+  RealHost(const RealHost&) = delete;
+  RealHost& operator=(const RealHost&) = delete;
 
   IoResult<std::string> read_file(std::string_view path, std::size_t max_bytes) override;
   IoResult<std::string> read_range(std::string_view path, std::uint64_t offset, std::size_t max_bytes) override;
@@ -40,6 +43,11 @@ class RealHost final : public Host {
 
   std::string m_root;
   bool m_is_live_root;
+  // read_range keeps the last file open: a fat-binary scan reads a few thousand headers of one
+  // library, and resolving and opening it each time cost five times the reads themselves.
+  std::string m_range_path;
+  int m_range_fd = -1;
+  std::uint64_t m_range_size = 0;  ///< its size at the last read
   std::span<const unsigned char> m_helper_elf;
 };
 

@@ -28,6 +28,7 @@ h200-live-uvm-null.capture.json|1|devices.uvm-wrong-major
 lxc-stale-uvm-major.capture.json|1|devices.uvm-wrong-major
 blackwell-firmware-missing.capture.json|1|firmware.gsp-firmware-missing
 upgrade-without-reboot.capture.json|1|driver.userspace-version-mismatch
+h200-live-ml.capture.json|0|-
 TABLE
 
 # The healthy H200 (shared/fixtures) is clean: no error, no warning, no inconclusive check.
@@ -50,6 +51,14 @@ run_gd lxc replay "$HOSTS/lxc-stale-uvm-major.capture.json"
 expect_out lxc "character device 509:0, but the nvidia-uvm driver has major 238"
 expect_out lxc "lxc.cgroup2.devices.allow: c 238:\* rwm"
 expect_out lxc "Also explains: cuda.init-failed"
+
+# The real H200 with torch 2.11.0+cu130 in a uv venv: the ML stack is read from files, clean.
+run_gd ml replay "$HOSTS/h200-live-ml.capture.json"
+expect_out ml "^No problems found\.$"
+expect_out ml "Python / PyTorch: Python 3\.12 in /opt/torch/\.venv \(venv\); torch 2\.11\.0\+cu130 \(CUDA 13\.0\)"
+expect_out ml "torch GPU code: sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a"
+expect_out ml "with .*triton 3\.6\.0"
+expect_out ml "CUDA toolkit \(nvcc\): CUDA 13\.0 at /usr/local/cuda \(via CUDA_HOME\)"
 
 # A hang in cuInit still shows what NVML sees (a second, NVML-only helper run).
 run_gd hang replay "$HOSTS/fake-hang.capture.json"

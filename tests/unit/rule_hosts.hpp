@@ -121,6 +121,9 @@ inline nlohmann::json compose_rule_host(const nlohmann::json& host, const std::s
       rule_host_detail::append_lines(rule_host_detail::read_lines(capture, path, name), added);
     }
   }
+  if (host.contains("options")) {
+    capture["options"] = host["options"];
+  }
   if (host.contains("helper_runs")) {
     capture["helper_runs"] = host["helper_runs"];
   }

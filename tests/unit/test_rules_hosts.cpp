@@ -61,6 +61,8 @@ Outcome run_host(const fs::path& file, const std::vector<gd::Rule>& rules) {
   gd::ReplayHost replay(std::move(*capture));
   gd::Options options;
   options.root = replay.capture().root;
+  options.probe.python_path = replay.capture().python_option;
+  options.probe.extension_paths = replay.capture().extension_options;
   options.capture = false;
   gd::RunInfo run;
   run.mode = "replay";

@@ -167,6 +167,21 @@ TEST_CASE("real host: reads stop at max_bytes", "[sys][real_host]") {
   CHECK(host.stat("/big")->size == big.size());
 }
 
+TEST_CASE("real host: ranges of one file, of another, and of the same file after it grew", "[sys][real_host]") {
+  TempTree tree;
+  tree.file("/a", "0123456789");
+  tree.file("/b", "abcdefghij");
+  RealHost host(tree.root(), {});
+  CHECK(host.read_range("/a", 2, 3) == std::string("234"));
+  CHECK(host.read_range("/a", 8, 100) == std::string("89"));  // never past the end
+  CHECK(host.read_range("/b", 0, 4) == std::string("abcd"));  // the kept file changes with the path
+  CHECK(host.read_range("/a", 10, 5) == std::string());
+  tree.file("/a", "0123456789ABCDEF");  // rewritten in place, longer
+  CHECK(host.read_range("/a", 10, 100) == std::string("ABCDEF"));
+  CHECK_FALSE(host.read_range("/missing", 0, 1));
+  CHECK(host.read_range("/b", 6, 2) == std::string("gh"));  // a failed open drops nothing it kept
+}
+
 TEST_CASE("real host: folders are listed sorted, without . and ..", "[sys][real_host]") {
   TempTree tree;
   fill(tree);

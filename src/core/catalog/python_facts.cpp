@@ -48,6 +48,12 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"torch.triton_pin", T::string, "the triton requirement in torch's METADATA ('triton==3.6.0')"},
     FactSpec{"torch.triton_unmet", T::string,
              "the installed triton does not satisfy torch's pin: 'triton 3.2.0 installed, torch 2.11.0 requires triton==3.6.0'"},
+    // Libraries named with --extension (flash-attn's, a custom op's)
+    FactSpec{"ext.*.path", T::string, "a CUDA library named with --extension"},
+    FactSpec{"ext.*.sass", T::list, "GPU architectures with compiled kernels (SASS) in it"},
+    FactSpec{"ext.*.ptx", T::list, "PTX targets in it"},
+    FactSpec{"ml.extensions_without_kernels", T::list,
+             "--extension libraries with no SASS or PTX a GPU can run: 'flash_attn_2_cuda.so: GPU 0 ... (sm_120)'"},
     // Other wheels
     FactSpec{"wheels.nvidia", T::list, "nvidia-* CUDA library wheels installed: 'name version'"},
     FactSpec{"wheels.cuda_families", T::list,

@@ -37,8 +37,30 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
   } else if (facts.is_present("torch.cuda_library")) {
     line.details.push_back("torch GPU code: unknown: " + unknown_reason(facts, "torch.sass"));
   }
+  // The packages that matter beside torch on one line, the CUDA wheels counted on another: the
+  // whole list is in -v and --json (py.dists, wheels.nvidia).
+  std::vector<std::string> others;
   for (const std::string& dist : list_of(facts, "py.dists")) {
-    if (!dist.starts_with("torch ")) line.details.push_back(dist);
+    std::string name_version = dist.substr(0, dist.find(" ("));
+    if (name_version.starts_with("torch ") || name_version.starts_with("nvidia-") || name_version.starts_with("cuda-")) continue;
+    others.push_back(name_version);
+  }
+  if (!others.empty()) line.details.push_back(fmt::format("with {}", fmt::join(others, ", ")));
+  auto wheels = list_of(facts, "wheels.nvidia");
+  if (!wheels.empty()) {
+    line.details.push_back(fmt::format("{} nvidia-* CUDA wheels ({})", wheels.size(),
+                                       fmt::join(list_of(facts, "wheels.cuda_families"), ", ")));
+  }
+  for (int index = 0; index < 64; ++index) {
+    std::string prefix = "ext." + std::to_string(index) + ".";
+    auto path = facts.get_string(prefix + "path");
+    if (!path) break;
+    auto sass = list_of(facts, prefix + "sass");
+    auto ptx = list_of(facts, prefix + "ptx");
+    std::string code = facts.is_present(prefix + "sass")
+                           ? fmt::format("{}{}", fmt::join(sass, " "), ptx.empty() ? "" : fmt::format("; PTX {}", fmt::join(ptx, " ")))
+                           : "unknown: " + unknown_reason(facts, prefix + "sass");
+    line.details.push_back(fmt::format("{}: {}", *path, code));
   }
   line.status = status_for(findings, k_python_areas, AreaStatus::ok);
   return line;
