@@ -162,12 +162,20 @@ void fill_site_dirs(Host& host, EnvBuild& build, const std::optional<std::string
       if (entry.starts_with("/")) add_existing_dir(host, std::string(entry), env.site_dirs, seen);
     }
   }
-  // site.py: an isolated venv turns the user site off; PYTHONNOUSERSITE does too.
+  // site.py: an isolated venv turns the user site off; PYTHONNOUSERSITE does too. A venv's own
+  // site-packages come before the user site ("venv takes precedence over user-site", site.venv),
+  // which comes before every other prefix's: a conda environment's, the system's, and the base
+  // interpreter's of a venv made with --system-site-packages.
   env.user_site = (env.kind != "venv" || build.system_site) && home && !host.env("PYTHONNOUSERSITE");
+  if (env.kind == "venv") {
+    for (const std::string& dir : prefix_site_dirs(env.prefix, env.version)) add_existing_dir(host, dir, env.site_dirs, seen);
+  }
   if (env.user_site) {
     add_existing_dir(host, join(*home, ".local/lib/python" + env.version + "/site-packages"), env.site_dirs, seen);
   }
-  for (const std::string& dir : prefix_site_dirs(env.prefix, env.version)) add_existing_dir(host, dir, env.site_dirs, seen);
+  if (env.kind != "venv") {
+    for (const std::string& dir : prefix_site_dirs(env.prefix, env.version)) add_existing_dir(host, dir, env.site_dirs, seen);
+  }
   if (env.kind == "venv" && build.system_site && !build.base_prefix.empty()) {
     for (const std::string& dir : prefix_site_dirs(build.base_prefix, env.version)) {
       add_existing_dir(host, dir, env.site_dirs, seen);

@@ -46,6 +46,8 @@ std::string parent(std::string_view path) {
   return slash == std::string_view::npos || slash == 0 ? std::string("/") : std::string(path.substr(0, slash));
 }
 
+std::string major_of(std::string_view version) { return std::string(version.substr(0, version.find('.'))); }
+
 std::string release_of(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
 
 /// "2.6" from "2.6.0+cu124".
@@ -433,6 +435,11 @@ void ld_library_path_facts(Stack& stack) {
     facts.set(k_fact, std::vector<std::string>{}, "env:LD_LIBRARY_PATH (unset)");
     return;
   }
+  // The wheels of torch's own CUDA family are the ones its libraries are linked against.
+  std::vector<std::string> family_suffixes = {"-cu12", "-cu13", "-cu11", ""};
+  if (auto cuda = facts.get_string("torch.cuda"); cuda && cuda->starts_with("13.")) {
+    family_suffixes = {"-cu13", "", "-cu12", "-cu11"};
+  }
   std::vector<std::string> shadows;
   std::size_t dirs = 0;
   std::size_t start = 0;
@@ -454,10 +461,15 @@ void ld_library_path_facts(Stack& stack) {
         std::string real = canonical_path(stack.host, dir + "/" + file);
         std::string version = version_from_file_name(real.substr(real.rfind('/') + 1), std::string(stem) + ".so", false);
         const InstalledDist* dist = nullptr;
-        for (const char* suffix : {"-cu12", "-cu13", "-cu11", ""}) {
+        for (const std::string& suffix : family_suffixes) {
           if ((dist = stack.installed(std::string(wheel) + suffix))) break;
         }
         if (!dist || version.empty()) continue;
+        // Only a library with the wheel's own soname is found in its place (libcublas.so.12 is
+        // not what a wheel of cuBLAS 13 ships), and only a file whose version follows the
+        // soname can be compared (libcupti.so.13 is 2025.3.1, libnvToolsExt.so.1 is 1.0.0).
+        const std::string soname_major(soname_version);
+        if (major_of(dist->version) != soname_major || major_of(version) != soname_major) continue;
         if (major_minor_of(version) == major_minor_of(dist->version)) continue;
         std::string line = file + " in " + dir + " (" + version + ") ahead of " + dist->name + " " + dist->version;
         if (std::find(shadows.begin(), shadows.end(), line) == shadows.end()) shadows.push_back(line);

@@ -19,7 +19,7 @@ forbid rules '#include "(sys|probes|report|cli)/' "must stay pure (no sys/ or pr
 forbid report '#include "(sys|probes|cli)/' "must stay pure (no sys/ or probes/)"
 # Host access (open/read/stat of paths, getenv, fork/exec) lives in sys/ only. cli/ may read the
 # files the user names (util/input_file) and check isatty/NO_COLOR for output styling.
-forbid probes '(::open|fopen|ifstream|opendir|::stat\(|getenv|fork\(|exec[lv])' "must read the host through Host&"
-forbid rules '(::open|fopen|opendir|getenv|fork\(|exec[lv])' "must not touch the host"
-forbid report '(::open|fopen|ifstream|opendir|::stat\(|getenv|fork\(|exec[lv])' "must not touch the host"
+forbid probes '(::open|fopen|ifstream|opendir|::stat\(|getenv|fork\(|exec[lv]p?e?\()' "must read the host through Host&"
+forbid rules '(::open|fopen|opendir|getenv|fork\(|exec[lv]p?e?\()' "must not touch the host"
+forbid report '(::open|fopen|ifstream|opendir|::stat\(|getenv|fork\(|exec[lv]p?e?\()' "must not touch the host"
 finish

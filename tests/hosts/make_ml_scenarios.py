@@ -52,8 +52,7 @@ DRIVER = "580.159.04"
 
 def lines(text):
     """A file's text as a capture's "lines" (a final "" stands for the trailing newline)."""
-    out = text.split("\n")
-    return out
+    return text.split("\n")
 
 
 def fixture(name):
@@ -242,7 +241,7 @@ ABOUT_CU126 = ("the venv holds torch 2.6.0+cu126 (download.pytorch.org/whl/cu126
 ABOUT_LIB26 = ("its torch/lib/libtorch_cuda.so is a small synthetic ELF stand-in whose .nv_fatbin section holds fat "
                "binaries with the architecture list of the real wheel: SASS sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90 "
                "and no PTX (torch 2.6 cu124/cu126 print \"sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90\", pytorch PR "
-               "#143538)")
+               "#143538; knowledge file section 6.2)")
 
 
 def cpu_metadata():
@@ -465,6 +464,24 @@ add("ml.torch-no-kernel-for-gpu", "negative-h200-torch-2.6-cu124", case(
     "The real H200 container where " + ABOUT_CU124 + "; " + ABOUT_LIB26 + ". The same torch as on the RTX PRO 6000 "
     "host, but the H200 is compute capability 9.0 and sm_90 is in the list.",
     VENV_CU124))
+
+# ml.extension-no-kernel-for-gpu ----------------------------------------------
+FLASH_SO = SITE + "/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so"
+FLASH_80_90 = libtorch_stand_in([80, 90], containers=2)
+FLASH_ENTRY = {
+    "read": {"base64": base64.b64encode(FLASH_80_90).decode()},
+    "stat": {"gid": 0, "mode": "0755", "size": len(FLASH_80_90), "type": "file", "uid": 0},
+}
+ABOUT_FLASH = ("gpudoctor ran with --extension " + FLASH_SO + ", a flash-attn 2 extension built for sm_80 and sm_90 "
+               "only (a synthetic stand-in: two fat binaries with cubins for those two architectures, no PTX), as "
+               "its setup.py builds by default for Ampere and Hopper")
+add("ml.extension-no-kernel-for-gpu", "positive-flash-attn-on-rtx-pro-6000", case(
+    ABOUT_RTX_PRO + "; " + ABOUT_FLASH + ". Compute capability 12.0 can run neither, so the extension's first launch "
+    "fails with \"no kernel image is available\".",
+    RTX_PRO_6000, {"paths": {FLASH_SO: FLASH_ENTRY}, "options": {"python": "", "extensions": [FLASH_SO]}}))
+add("ml.extension-no-kernel-for-gpu", "negative-flash-attn-on-h200", case(
+    "The real H200 container; " + ABOUT_FLASH + ". The H200 is compute capability 9.0: sm_90 runs.",
+    {"paths": {FLASH_SO: FLASH_ENTRY}, "options": {"python": "", "extensions": [FLASH_SO]}}))
 
 # ml.torch-cpu-only ----------------------------------------------------------
 add("ml.torch-cpu-only", "positive-cpu-wheel-on-h200", case(
