@@ -3,6 +3,6 @@
 #include "embedded/embedded_data.hpp"
 
 int main(int argc, char** argv) {
-  gd::EmbeddedData data{gd::embedded_cuda_helper(), gd::embedded_rule_sources()};
+  gd::EmbeddedData data{gd::embedded_cuda_helper(), gd::embedded_rule_sources(), gd::embedded_compiled_rules()};
   return gd::run_cli(argc, argv, data);
 }

@@ -12,6 +12,9 @@ namespace gd {
 struct EmbeddedData {
   std::span<const unsigned char> cuda_helper;
   std::vector<RuleSource> rules;
+  /// The same rules as rulec compiled them (empty when they did not decode): used as they are
+  /// when no --rules is given, so a run does not parse TOML.
+  std::vector<Rule> compiled_rules;
 };
 
 /// Parses argv, runs, prints; returns the process exit code (core/exit_code.hpp).

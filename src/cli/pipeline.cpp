@@ -23,18 +23,19 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   capture.python_option = options.probe.python_path;
   capture.extension_options = options.probe.extension_paths;
   RecordingHost recorder(host, capture);
+  // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
+  const bool keep_capture = options.capture && options.json;
 
   Report report;
   // Collect: the only step that touches the host.
-  report.facts = collect_facts(recorder, options.probe);
+  report.facts = collect_facts(keep_capture ? static_cast<Host&>(recorder) : host, options.probe);
   // Evaluate: pure, offline-capable.
   Evaluation evaluation = evaluate(rules, report.facts);
   report.findings = std::move(evaluation.findings);
   report.inconclusive = std::move(evaluation.inconclusive);
   // Summarise each layer for the overview.
   report.areas = build_area_lines(report.facts, report.findings);
-  // Only the JSON report carries the capture; building it for text output would be wasted work.
-  if (options.capture && options.json) {
+  if (keep_capture) {
     report.capture = capture_to_json(capture);
   }
   run.uid = report.facts.get_int("host.uid").value_or(-1);

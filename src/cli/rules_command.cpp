@@ -8,6 +8,9 @@
 namespace gd {
 
 Result<std::vector<Rule>> load_all_rules(const EmbeddedData& data, const Options& options) {
+  if (options.rule_paths.empty() && !data.compiled_rules.empty()) {
+    return data.compiled_rules;
+  }
   std::vector<RuleSource> sources = data.rules;
   for (const std::string& path : options.rule_paths) {
     RuleSourceList extra = read_rule_sources(path);

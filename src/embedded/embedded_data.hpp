@@ -14,4 +14,7 @@ std::span<const unsigned char> embedded_cuda_helper();
 /// The rule files from rules/, validated when the binary was built.
 std::vector<RuleSource> embedded_rule_sources();
 
+/// Those rules as rulec loaded them (empty if the compiled form does not decode).
+std::vector<Rule> embedded_compiled_rules();
+
 }  // namespace gd
