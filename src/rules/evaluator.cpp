@@ -1,6 +1,7 @@
 #include "rules/evaluator.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "rules/placeholders.hpp"
 
@@ -188,8 +189,15 @@ Evaluation evaluate(std::span<const Rule> rules, const FactSet& facts) {
       }
     }
   }
-  std::stable_sort(evaluation.findings.begin(), evaluation.findings.end(), [](const Finding& a, const Finding& b) {
-    return severity_rank(a.severity) < severity_rank(b.severity);
+  std::map<std::string_view, int> ranks;
+  for (const Rule& rule : rules) {
+    ranks[rule.id] = rule.rank;
+  }
+  std::stable_sort(evaluation.findings.begin(), evaluation.findings.end(), [&](const Finding& a, const Finding& b) {
+    if (severity_rank(a.severity) != severity_rank(b.severity)) {
+      return severity_rank(a.severity) < severity_rank(b.severity);
+    }
+    return ranks[a.id] < ranks[b.id];
   });
   return evaluation;
 }

@@ -66,6 +66,9 @@ struct Rule {
   /// Extra facts to show as evidence besides those the condition and the texts name.
   std::vector<std::string> evidence;
   Condition when;
+  /// Among findings of the same severity, a lower rank is listed first (default 50): the
+  /// finding that names the cause a user must act on first.
+  int rank = 50;
   std::string file;  ///< where the rule was loaded from, for diagnostics
   int line = 1;      ///< line of the rule's `id` key
 };

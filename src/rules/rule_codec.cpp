@@ -167,6 +167,7 @@ std::string encode_rules(std::span<const Rule> rules) {
     }
     out.strs(rule.evidence);
     out.condition(rule.when);
+    out.u32(static_cast<std::uint32_t>(rule.rank));
     out.str(rule.file);
     out.u32(static_cast<std::uint32_t>(rule.line));
   }
@@ -199,6 +200,7 @@ Result<std::vector<Rule>> decode_rules(std::string_view bytes) {
     }
     rule.evidence = in.strs();
     if (!read_condition(in, rule.when, 0)) in.fail();
+    rule.rank = static_cast<int>(in.u32());
     rule.file = in.str();
     rule.line = static_cast<int>(in.u32());
     if (in.failed()) return fail("compiled rules: cut short or damaged at rule '" + rule.id + "'");

@@ -19,9 +19,9 @@ using rules_detail::LoadContext;
 using rules_detail::line_of;
 using rules_detail::type_name;
 
-constexpr std::array<std::string_view, 13> k_rule_keys = {
+constexpr std::array<std::string_view, 14> k_rule_keys = {
     "spec", "id",         "severity", "area",          "title",    "message", "why",
-    "fix",  "references", "tags",     "superseded_by", "evidence", "when",
+    "fix",  "references", "tags",     "superseded_by", "evidence", "when",    "rank",
 };
 
 enum class Required { yes, no };
@@ -223,6 +223,15 @@ std::optional<Rule> read_rule(const RuleSource& source, const toml::table& table
     if (!find_fact_spec(rule.evidence[i])) {
       ctx.error(line_of(*evidence_nodes[i]), "evidence names unknown fact '" + rule.evidence[i] + "'" +
                                                  rules_detail::fact_suggestion(rule.evidence[i]));
+    }
+  }
+
+  if (const toml::node* node = reader.get("rank", Required::no)) {
+    const auto* value = node->as_integer();
+    if (!value || value->get() < 1 || value->get() > 100) {
+      ctx.error(line_of(*node), "rank must be an integer from 1 (listed first) to 100");
+    } else {
+      rule.rank = static_cast<int>(value->get());
     }
   }
 

@@ -282,4 +282,10 @@ TEST_CASE("findings are ordered error, warning, info, then by rule order", "[rul
   gd::Evaluation evaluation = gd::evaluate(rules, facts);
   CHECK(ids(evaluation.findings) ==
         std::vector<std::string>{"x.error1", "x.error2", "x.warning1", "x.warning2", "x.info1", "x.info2"});
+
+  // A lower rank goes first within its severity, never ahead of a worse severity.
+  rules[4].rank = 10;  // x.error2
+  rules[0].rank = 1;   // x.info1
+  CHECK(ids(gd::evaluate(rules, facts).findings) ==
+        std::vector<std::string>{"x.error2", "x.error1", "x.warning1", "x.warning2", "x.info1", "x.info2"});
 }

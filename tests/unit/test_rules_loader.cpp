@@ -346,3 +346,14 @@ TEST_CASE("embedded rule files become sources named under rules/", "[rules][load
   CHECK(sources[0].relative_path == "cuda/x.toml");
   CHECK(sources[0].text == "ab");
 }
+
+TEST_CASE("rank is an optional integer from 1 to 100", "[rules][loader]") {
+  gd::RuleLoadResult plain = load(k_valid);
+  REQUIRE(plain.rules.size() == 1);
+  CHECK(plain.rules[0].rank == 50);
+  gd::RuleLoadResult ranked = load(replaced(k_valid, "tags = [", "rank = 10\ntags = ["));
+  REQUIRE(ranked.rules.size() == 1);
+  CHECK(ranked.rules[0].rank == 10);
+  CHECK_THAT(single_error(replaced(k_valid, "tags = [", "rank = 0\ntags = [")).message, Catch::Contains("rank"));
+  CHECK_THAT(single_error(replaced(k_valid, "tags = [", "rank = \"first\"\ntags = [")).message, Catch::Contains("rank"));
+}
