@@ -33,6 +33,8 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   app.add_flag("--no-capture", [&](std::int64_t) { options.capture = false; },
                "leave what was read (the capture) out of --json");
   app.add_flag("-v,--verbose", options.verbose, "show every fact");
+  app.add_flag("--redact", options.redact,
+               "leave out the host name, GPU UUIDs, user names in paths and process names (for public bug reports)");
   app.add_option("--root", options.root, "inspect the filesystem under DIR instead of / (the CUDA helper is not run)");
   app.add_option("--rules", options.rule_paths, "extra rule file or folder of *.toml (repeatable)");
   app.add_flag("--no-cuda", [&](std::int64_t) { options.probe.run_cuda_helper = false; },

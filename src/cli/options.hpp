@@ -15,6 +15,7 @@ struct Options {
   bool json = false;
   bool capture = true;  ///< --no-capture clears it
   bool verbose = false;
+  bool redact = false;  ///< --redact: no host name, GPU UUIDs, user names or process names
   std::string root = "/";
   std::vector<std::string> rule_paths;
   Severity fail_on = Severity::error;

@@ -10,6 +10,7 @@
 #include "report/render_json.hpp"
 #include "report/render_text.hpp"
 #include "rules/evaluator.hpp"
+#include "report/redact.hpp"
 #include "sys/capture.hpp"
 #include "sys/recording_host.hpp"
 
@@ -56,9 +57,14 @@ int exit_code_for(const Report& report, Severity fail_on) {
 
 void print_report(const Report& report, const Options& options) {
   std::string text;
+  Redactor redactor = Redactor::for_facts(report.facts);
   if (options.json) {
+    nlohmann::json json = render_json(report);
+    if (options.redact) {
+      redactor.json(json);
+    }
     // Invalid UTF-8 from the host (a garbage file, libcuda's output) is replaced, never fatal.
-    text = render_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else {
     bool tty = ::isatty(STDOUT_FILENO) == 1;
     bool no_color = std::getenv("NO_COLOR") != nullptr;  // https://no-color.org: any value disables
@@ -68,6 +74,9 @@ void print_report(const Report& report, const Options& options) {
     style.unicode = tty;
     style.verbose = options.verbose;
     text = render_text(report, style);
+    if (options.redact) {
+      text = redactor.text(text);
+    }
   }
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);

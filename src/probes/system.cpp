@@ -15,6 +15,11 @@ void probe_system(Host& host, const ProbeOptions&, FactSet& facts) {
     facts.set("host.kernel_release", u.release, "uname");
   }
   facts.set("host.uid", static_cast<std::int64_t>(host.identity().uid), "geteuid");
+  if (u.nodename.empty()) {
+    facts.set_absent("host.name", "uname");
+  } else {
+    facts.set("host.name", u.nodename, "uname");
+  }
 }
 
 }  // namespace gd

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "sys/env_allowlist.hpp"
+#include "util/secret_scrub.hpp"
 #include "sys/helper_exec.hpp"
 #include "util/text_split.hpp"
 
@@ -379,7 +380,8 @@ std::optional<std::string> RealHost::env(std::string_view name) {
   if (!value) {
     return std::nullopt;
   }
-  return std::string(value);
+  // An allowed variable can still carry a pasted token (a path with hf_..., a URL password).
+  return scrub_secrets(value);
 }
 
 Identity RealHost::identity() {

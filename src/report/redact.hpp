@@ -1,0 +1,29 @@
+#pragma once
+// --redact: reports meant for public bug trackers. Removes what identifies the machine or its
+// people while keeping what diagnoses it: the host name, GPU and MIG UUIDs, user names in home
+// folder paths, and the names of processes other than NVIDIA's daemons (captures list them).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/fact_set.hpp"
+
+namespace gd {
+
+struct Redactor {
+  std::vector<std::string> host_names;  ///< replaced by "<host>" wherever they appear
+
+  /// From the facts of a run: its host name (host.name).
+  static Redactor for_facts(const FactSet& facts);
+
+  /// `text` with every identifying piece replaced.
+  std::string text(std::string_view text) const;
+  /// Every string of `json`, object keys included (capture paths), redacted in place; the
+  /// contents of /proc/<pid>/comm captures other than NVIDIA's daemons are dropped.
+  void json(nlohmann::json& json) const;
+};
+
+}  // namespace gd

@@ -1,0 +1,100 @@
+#include "util/secret_scrub.hpp"
+
+#include <array>
+#include <cctype>
+
+namespace gd {
+namespace {
+
+bool token_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+
+// Prefixes of tokens whose issuers document them; the part after the prefix must be long
+// enough (16+ characters) not to catch words such as "sk-learn".
+constexpr std::array<std::string_view, 13> k_token_prefixes = {
+    "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "hf_", "glpat-", "npm_", "sk-", "xoxb-", "xoxp-", "xoxa-",
+};
+constexpr std::size_t k_min_after_prefix = 16;
+constexpr std::size_t k_min_generic = 40;
+
+/// Whether the token-character run `run` looks like a secret.
+bool secret_run(std::string_view run) {
+  for (std::string_view prefix : k_token_prefixes) {
+    if (run.starts_with(prefix) && run.size() >= prefix.size() + k_min_after_prefix) return true;
+  }
+  // AWS access key ids: AKIA or ASIA and 16 upper-case letters or digits.
+  if (run.size() == 20 && (run.starts_with("AKIA") || run.starts_with("ASIA"))) {
+    bool upper = true;
+    for (char c : run) upper = upper && (std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)));
+    if (upper) return true;
+  }
+  // Generic keys: a '-'-free stretch (UUIDs such as GPU-48a35ae5-... are short pieces between
+  // dashes, and must stay: CUDA_VISIBLE_DEVICES names GPUs by them).
+  std::size_t start = 0;
+  while (start < run.size()) {
+    std::size_t dash = run.find('-', start);
+    std::string_view piece = run.substr(start, dash == std::string_view::npos ? std::string_view::npos : dash - start);
+    if (piece.size() >= k_min_generic) {
+      bool letters = false;
+      bool digits = false;
+      for (char c : piece) {
+        letters = letters || std::isalpha(static_cast<unsigned char>(c));
+        digits = digits || std::isdigit(static_cast<unsigned char>(c));
+      }
+      if (letters && digits) return true;
+    }
+    if (dash == std::string_view::npos) break;
+    start = dash + 1;
+  }
+  return false;
+}
+
+/// The password of scheme://user:password@host, replaced.
+std::string scrub_url_passwords(std::string_view value) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < value.size()) {
+    std::size_t scheme = value.find("://", pos);
+    if (scheme == std::string_view::npos) break;
+    std::size_t start = scheme + 3;
+    std::size_t at = value.find('@', start);
+    std::size_t colon = value.find(':', start);
+    // user:password@ must come before the first '/' of the path.
+    std::size_t slash = value.find('/', start);
+    if (at != std::string_view::npos && colon != std::string_view::npos && colon < at &&
+        (slash == std::string_view::npos || at < slash)) {
+      out.append(value.substr(pos, colon + 1 - pos));
+      out.append(k_redacted_secret);
+      pos = at;
+      continue;
+    }
+    out.append(value.substr(pos, start - pos));
+    pos = start;
+  }
+  out.append(value.substr(pos));
+  return out;
+}
+
+}  // namespace
+
+std::string scrub_secrets(std::string_view input) {
+  std::string value = scrub_url_passwords(input);
+  std::string out;
+  std::size_t i = 0;
+  while (i < value.size()) {
+    if (!token_char(value[i])) {
+      out += value[i++];
+      continue;
+    }
+    std::size_t start = i;
+    while (i < value.size() && token_char(value[i])) ++i;
+    std::string_view run(value.data() + start, i - start);
+    if (secret_run(run)) {
+      out.append(k_redacted_secret);
+    } else {
+      out.append(run);
+    }
+  }
+  return out;
+}
+
+}  // namespace gd

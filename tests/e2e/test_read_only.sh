@@ -1,0 +1,34 @@
+# gpudoctor changes nothing on disk and creates no file: a --root tree is hashed (contents,
+# modes, modification times, names) before and after, and a live run from an empty folder with an
+# empty TMPDIR leaves both empty.
+source "$(dirname "$0")/lib.sh"
+
+state() {  # a listing of everything under $1 that a change would alter (not access times)
+  find "$1" -printf '%P %y %m %s %T@ %l\n' | sort
+  find "$1" -type f -exec sha256sum {} + | sed "s|$1||" | sort
+}
+
+tree=$TMP/tree
+mkdir -p "$tree/proc/driver/nvidia/gpus/0000:00:06.0" "$tree/dev" "$tree/etc" "$tree/usr/lib" "$tree/home/u/.venv/bin"
+printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build\n' \
+  >"$tree/proc/driver/nvidia/version"
+printf 'Character devices:\n195 nvidia\n238 nvidia-uvm\n' >"$tree/proc/devices"
+printf 'nvidia 1 - - Live 0x0 (O)\n' >"$tree/proc/modules"
+printf 'home = /usr/bin\nversion = 3.12.3\n' >"$tree/home/u/.venv/pyvenv.cfg"
+ln -s /usr/bin/python3.12 "$tree/home/u/.venv/bin/python3"
+ln -s missing "$tree/usr/lib/libcuda.so.1"
+mkfifo "$tree/dev/fifo"
+before=$(state "$tree")
+run_gd root --root "$tree" --json
+run_gd root_text --root "$tree" -v
+after=$(state "$tree")
+checks=$((checks + 1))
+[ "$before" = "$after" ] || fail "--root changed the tree: $(diff <(echo "$before") <(echo "$after") | head -5)"
+
+empty=$TMP/cwd
+mkdir -p "$empty" "$TMP/tmpdir"
+(cd "$empty" && TMPDIR=$TMP/tmpdir "$GD" --json >/dev/null 2>&1; TMPDIR=$TMP/tmpdir "$GD" --no-cuda >/dev/null 2>&1)
+checks=$((checks + 1))
+created=$(find "$empty" "$TMP/tmpdir" -mindepth 1)
+[ -z "$created" ] || fail "a run created files: $created"
+finish
