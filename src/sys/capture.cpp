@@ -10,8 +10,21 @@ using nlohmann::json;
 
 // ---- writing ---------------------------------------------------------------------------
 
+/// Text that reads well as lines: valid UTF-8 without control characters other than tab, CR
+/// and newline. Anything else (binary files, NUL-filled ones) is kept as base64, which grows by a
+/// third, where JSON would spell each control byte as six ("\u0000").
+bool is_line_text(std::string_view text) {
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && c != '\t' && c != '\n' && c != '\r') || u == 0x7f) {
+      return false;
+    }
+  }
+  return is_valid_utf8(text);
+}
+
 json text_to_json(std::string_view text) {
-  if (is_valid_utf8(text)) {
+  if (is_line_text(text)) {
     return json{{"lines", split_lines_exact(text)}};
   }
   return json{{"base64", base64_encode(text)}};
