@@ -5,9 +5,11 @@ MAKEFLAGS += --no-print-directory
 JOBS ?= $(shell nproc)
 BUILD ?= build
 BUILD_AARCH64 ?= build-aarch64
+BUILD_SAN ?= build-sanitize
+FUZZ_SECONDS ?= 60
 TOOLCHAIN_OK := $(BUILD)/.toolchain-ok
 
-.PHONY: all build run test aarch64 bench clean lint-rules
+.PHONY: all build run test aarch64 sanitize fuzz bench clean lint-rules
 
 all: build
 
@@ -32,10 +34,23 @@ aarch64: $(TOOLCHAIN_OK)
 	@cmake -S . -B $(BUILD_AARCH64) -DCMAKE_TOOLCHAIN_FILE=toolchain/aarch64-linux-musl.cmake -DGPUDOCTOR_BUILD_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD_AARCH64) -j $(JOBS) --target gpudoctor
 
-# Every test through ctest, including the aarch64 binary under qemu-user.
-test: build aarch64
+# The sanitizer build (clang 16, ASan + UBSan, libFuzzer targets): toolchain/host-clang-sanitize.cmake.
+sanitize: $(TOOLCHAIN_OK)
+	@cmake -S . -B $(BUILD_SAN) -DCMAKE_TOOLCHAIN_FILE=toolchain/host-clang-sanitize.cmake >/dev/null
+	@cmake --build $(BUILD_SAN) -j $(JOBS)
+
+# Every test through ctest, including the aarch64 binary under qemu-user; then the unit and
+# replay suites again under the sanitizers, and each fuzz target for a few seconds.
+test: build aarch64 sanitize
 	@cmake --build $(BUILD) -j $(JOBS)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
+
+# Every fuzz target for FUZZ_SECONDS (default 60) each; the executions per target are printed.
+fuzz: sanitize
+	@for t in $(BUILD_SAN)/tests/fuzz/fuzz_*; do \
+	  n=$$(basename $$t); bash tests/fuzz/run_fuzz.sh $$t tests/fuzz/corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \
+	done
 
 lint-rules: build
 	@$(BUILD)/rulec --check-only rules
@@ -44,4 +59,4 @@ bench: build
 	@bash bench/run.sh $(BUILD)/gpudoctor
 
 clean:
-	rm -rf $(BUILD) $(BUILD_AARCH64)
+	rm -rf $(BUILD) $(BUILD_AARCH64) $(BUILD_SAN)

@@ -27,8 +27,11 @@ fi
 
 [ "$(uname -m)" = x86_64 ] || die "the build host must be x86_64 (the pinned zig is the x86_64 build); it cross-builds aarch64"
 
-# Debian packages: header-only libraries, build tools, readelf (tests), qemu (aarch64 tests), clang not needed.
+# Debian packages: header-only libraries, build tools, readelf (tests), qemu (aarch64 tests),
+# clang 16 with libc++ and its sanitizer and libFuzzer runtimes (the sanitizer build and fuzz
+# targets only; the release build is zig's), time (memory bounds in the hostile-host test).
 DEB_PACKAGES="cmake make libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev catch2 binutils qemu-user-static openssl file"
+DEB_PACKAGES="$DEB_PACKAGES clang-16 libc++-16-dev libc++abi-16-dev libclang-rt-16-dev time"
 # npm: the machine's own Node.js may already provide it (not always from Debian's npm package).
 command -v npm >/dev/null 2>&1 || DEB_PACKAGES="$DEB_PACKAGES npm"
 missing=""

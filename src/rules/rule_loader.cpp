@@ -1,4 +1,5 @@
 #include "rules/rule_loader.hpp"
+#include "rules/toml_guard.hpp"
 
 #include <algorithm>
 #include <system_error>
@@ -272,6 +273,10 @@ bool find_cycle(const std::map<std::string, const Rule*>& by_id, const std::stri
 
 std::optional<Rule> load_one(const RuleSource& source, std::vector<Error>& errors) {
   LoadContext ctx{source.path, source.text, &errors};
+  if (TomlGuardProblem problem = find_unparseable_toml(source.text); problem.line != 0) {
+    ctx.error(problem.line, "TOML syntax error: " + problem.message);
+    return std::nullopt;
+  }
   try {
 #if TOML_EXCEPTIONS
     toml::table table = toml::parse(source.text, source.path);

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/) from the test
+fixtures: files the captured hosts in tests/hosts/ hold, and tests/fixtures/. Run by hand when
+the fixtures change: python3 tests/fuzz/make_corpus.py. Seeds are capped at 64 KiB each."""
+import base64
+import glob
+import hashlib
+import json
+import os
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CAP = 64 * 1024
+
+# target -> path patterns of captured files (substring match) that are its input
+FROM_CAPTURES = {
+    "nvidia_proc": ["/proc/driver/nvidia/version", "/information", "/proc/driver/nvidia/params", "/proc/devices",
+                    "/proc/modules"],
+    "ld_cache": ["/etc/ld.so.cache", "/etc/ld.so.conf"],
+    "system_files": ["/etc/os-release", "/proc/self/cgroup", "/proc/self/mountinfo", "/proc/1/cgroup", "modprobe.d/",
+                     "/usr/bin/ldd", "version.json", "host_config.h", "SecureBoot"],
+    "kernel_log": ["/dev/kmsg", "/var/log/kern.log"],
+    "python": ["/METADATA", "/version.py", "pyvenv.cfg", "direct_url.json"],
+    "elf": [".ko"],
+    "fatbin": [],
+}
+
+
+def content(entry):
+    read = entry.get("read") if isinstance(entry, dict) else None
+    if not isinstance(read, dict):
+        return None
+    if "lines" in read:
+        return "\n".join(read["lines"]).encode()
+    if "base64" in read:
+        return base64.b64decode(read["base64"])
+    return None
+
+
+def write(target, data, origin):
+    folder = os.path.join(HERE, "corpus", target)
+    os.makedirs(folder, exist_ok=True)
+    data = data[:CAP]
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    shutil.rmtree(os.path.join(HERE, "corpus"), ignore_errors=True)
+    captures = sorted(glob.glob(os.path.join(ROOT, "tests/hosts/*.capture.json")))
+    for path in captures:
+        capture = json.load(open(path))
+        for file_path, entry in capture.get("paths", {}).items():
+            data = content(entry)
+            if data is None:
+                continue
+            for target, patterns in FROM_CAPTURES.items():
+                if any(p in file_path for p in patterns):
+                    write(target, data, file_path)
+        # The helper's replies, and each capture (cut down) for replay.
+        for run in capture.get("helper_runs", []):
+            reply = run.get("reply", {})
+            if "lines" in reply:
+                write("helper_reply", "\n".join(reply["lines"]).encode(), path)
+        if os.path.getsize(path) <= 256 * 1024:
+            write("replay", open(path, "rb").read(), path)
+    for path in glob.glob(os.path.join(ROOT, "tests/fixtures/python/*")):
+        if path.endswith((".md", ".py", ".tsv")):
+            continue
+        target = "requirements" if "requires-dist" in path else "python"
+        write(target, open(path, "rb").read(), path)
+    tsv = os.path.join(ROOT, "tests/fixtures/python/packaging-oracle.tsv")
+    lines = [l for l in open(tsv, encoding="utf-8").read().splitlines() if l.startswith(("requirement", "marker", "specifier"))]
+    for line in lines[:200:4]:
+        write("requirements", line.split("\t", 2)[-1].encode(), tsv)
+    for path in glob.glob(os.path.join(ROOT, "tests/fixtures/cuda-toolkit/*")):
+        if not path.endswith(".md"):
+            write("system_files", open(path, "rb").read(), path)
+    for path in glob.glob(os.path.join(ROOT, "tests/fixtures/elf/*")) + glob.glob(os.path.join(ROOT, "tests/fixtures/ld.so.cache/*")):
+        target = "ld_cache" if "ld.so.cache" in path else "elf"
+        if os.path.isfile(path) and not path.endswith(".md"):
+            write(target, open(path, "rb").read(), path)
+    for path in sorted(glob.glob(os.path.join(ROOT, "rules/*/*.toml")))[::6]:
+        write("rules", open(path, "rb").read(), path)
+    # Fat binaries: the stand-in libtorch of the ML scenarios and the flash-attn one.
+    for path in glob.glob(os.path.join(ROOT, "tests/rules/ml.*/hosts/*.host.json")):
+        host = json.load(open(path))
+        for file_path, entry in host.get("paths", {}).items():
+            if file_path.endswith(".so"):
+                data = content(entry)
+                if data:
+                    write("fatbin", data, path)
+                    write("elf", data, path)
+    for target in ["nvidia_proc", "ld_cache", "elf", "fatbin", "python", "requirements", "system_files", "kernel_log",
+                   "helper_reply", "rules", "replay"]:
+        folder = os.path.join(HERE, "corpus", target)
+        os.makedirs(folder, exist_ok=True)
+        print(target, len(os.listdir(folder)))
+
+
+main()

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# run_fuzz.sh TARGET CORPUS SECONDS [REPORT]: runs one libFuzzer target for SECONDS on a copy of
+# its seed corpus (the one in the repository is never written to), then replays every crash
+# regression input under crashes/ beside the corpus. Exit 0 only without a crash; the line
+# "fuzz: NAME: N runs in S s, 0 crashes" goes to stdout (and to REPORT when given).
+set -u
+target=$1 corpus=$2 seconds=$3 report=${4:-}
+name=$(basename "$target")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/corpus" "$work/artifacts"
+[ -d "$corpus" ] && cp -r "$corpus"/. "$work/corpus/" 2>/dev/null
+regressions=$(dirname "$corpus")/crashes/$(basename "$corpus")
+if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+  "$target" "$regressions"/* >"$work/regressions.log" 2>&1 || { cat "$work/regressions.log"; exit 1; }
+fi
+"$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="$work/artifacts/" "$work/corpus" >"$work/log" 2>&1
+rc=$?
+runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$work/log" | grep -oE '[0-9]+$')
+if [ $rc -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
+  tail -n 60 "$work/log"
+  for f in "$work/artifacts"/*; do [ -f "$f" ] && { echo "crash input ($f):"; od -c "$f" | head -20; }; done
+  echo "fuzz: $name: crashed (exit $rc)"
+  exit 1
+fi
+line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes"
+echo "$line"
+[ -n "$report" ] && echo "$line" >>"$report"
+exit 0

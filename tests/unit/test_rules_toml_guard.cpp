@@ -1,0 +1,36 @@
+// The pre-check for TOML that toml++ 3.3 cannot take (found by the rules fuzz target).
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <iterator>
+
+#include "rules/rule_files.hpp"
+#include "rules/toml_guard.hpp"
+
+using gd::find_unparseable_toml;
+
+TEST_CASE("a table header that does not start with a key is refused with its line", "[rules][toml_guard]") {
+  auto problem = find_unparseable_toml("id = \"x\"\n\n[://github.com/x\"]\n");
+  CHECK(problem.line == 3);
+  CHECK(find_unparseable_toml("[[ = ]]\n").line == 1);
+  CHECK(find_unparseable_toml("a = 1\n  [\n").line == 2);
+}
+
+TEST_CASE("valid TOML passes: headers, arrays over lines, strings and comments with brackets", "[rules][toml_guard]") {
+  CHECK(find_unparseable_toml("[when]\n[[when.any]]\n[\"quoted key\"]\n[ spaced ]\n").line == 0);
+  CHECK(find_unparseable_toml("all = [\n  [1, 2],\n  [{ fact = \"x\" }],\n]\n").line == 0);
+  CHECK(find_unparseable_toml("why = \"\"\"\n[not a header]\n[:also not]\n\"\"\"\n").line == 0);
+  CHECK(find_unparseable_toml("fix = ['''\n[: literal'''\n]\n# [: comment]\n").line == 0);
+  CHECK(find_unparseable_toml("x = \"a \\\" [: b\"\n").line == 0);
+}
+
+TEST_CASE("every repository rule passes the guard", "[rules][toml_guard]") {
+  gd::RuleSourceList list = gd::read_rule_sources(std::string(GD_SOURCE_DIR) + "/rules");
+  REQUIRE(list.errors.empty());
+  REQUIRE_FALSE(list.sources.empty());
+  for (const gd::RuleSource& source : list.sources) {
+    INFO(source.path);
+    CHECK(find_unparseable_toml(source.text).line == 0);
+  }
+}

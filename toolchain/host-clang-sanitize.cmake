@@ -1,0 +1,20 @@
+# The host build with AddressSanitizer and UndefinedBehaviorSanitizer, and libFuzzer targets:
+# Debian's clang 16 with LLVM's libc++ (C++23's <expected>), linked dynamically (the
+# sanitizers need it). Used by `make test` (unit and replay suites under the sanitizers, each
+# fuzz target briefly) and `make fuzz`. The CUDA helper sub-build still uses zig's toolchain.
+set(GPUDOCTOR_ZIG_TARGET x86_64-linux-musl)
+set(CMAKE_SYSTEM_PROCESSOR x86_64)
+include(${CMAKE_CURRENT_LIST_DIR}/zig-common.cmake)
+unset(CMAKE_AR CACHE)
+unset(CMAKE_RANLIB CACHE)
+set(CMAKE_C_COMPILER clang-16)
+set(CMAKE_CXX_COMPILER clang++-16)
+set(CMAKE_AR ar CACHE FILEPATH "" FORCE)
+set(CMAKE_RANLIB ranlib CACHE FILEPATH "" FORCE)
+set(GPUDOCTOR_SANITIZE ON)
+set(CMAKE_BUILD_TYPE Debug CACHE STRING "")
+set(GD_SANITIZE_FLAGS "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer")
+set(CMAKE_C_FLAGS_INIT "${GD_SANITIZE_FLAGS}")
+set(CMAKE_CXX_FLAGS_INIT "-stdlib=libc++ ${GD_SANITIZE_FLAGS}")
+set(CMAKE_CXX_FLAGS_DEBUG_INIT "-g -O1")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-stdlib=libc++ ${GD_SANITIZE_FLAGS}")
