@@ -9,16 +9,6 @@
 namespace gd {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 /// json[key]["version"] when it is a string, else "".
 std::string component_version(const nlohmann::json& json, const char* key) {
   auto it = json.find(key);
@@ -60,11 +50,11 @@ std::expected<CudaVersionJson, std::string> parse_cuda_version_json(std::string_
 
 std::optional<std::string> parse_cuda_version_txt(std::string_view text) {
   constexpr std::string_view prefix = "CUDA Version ";
-  std::string_view line = trim(text);
+  std::string_view line = trim_whitespace(text);
   if (!line.starts_with(prefix)) {
     return std::nullopt;
   }
-  std::string_view version = trim(line.substr(prefix.size()));
+  std::string_view version = trim_whitespace(line.substr(prefix.size()));
   return is_dotted_number(version) ? std::optional<std::string>(version) : std::nullopt;
 }
 

@@ -1,5 +1,7 @@
 #include "probes/kernel_log_parser.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -15,12 +17,6 @@ constexpr std::size_t k_max_run = 64;           // NVRM lines joined before a ru
 constexpr std::size_t k_run_overlap = 8;        // lines carried over so a message is never cut in two
 
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
 
 bool is_hex_or(char c, std::string_view extra) {
   return std::isxdigit(static_cast<unsigned char>(c)) || extra.find(c) != std::string_view::npos;
@@ -71,7 +67,7 @@ std::string collapse_spaces(std::string_view text) {
     }
     out += c;
   }
-  std::string_view trimmed = trim(out);
+  std::string_view trimmed = trim_whitespace(out);
   std::string result(trimmed.substr(0, k_max_quote));
   return result;
 }
@@ -238,7 +234,7 @@ void analyse_line(std::string_view text, bool nvrm, KernelLogFindings& out) {
     std::string_view rest = text.substr(pos + k_firmware.size());
     std::size_t failed = rest.find(k_failed);
     if (failed != std::string_view::npos && rest.starts_with("nvidia/")) {
-      std::string_view error = trim(rest.substr(failed + k_failed.size()));
+      std::string_view error = trim_whitespace(rest.substr(failed + k_failed.size()));
       add_distinct(out.firmware_load_failures, std::string(rest.substr(0, failed)) + " " + std::string(error));
     }
   }
@@ -292,7 +288,7 @@ std::string_view strip_nvrm(std::string_view text) {
   if (text.starts_with(':')) {
     text.remove_prefix(1);
   }
-  return trim(text);
+  return trim_whitespace(text);
 }
 
 std::string join_run(const std::vector<std::string_view>& run) {
@@ -336,7 +332,7 @@ std::optional<XidEvent> parse_xid_line(std::string_view line) {
   if (rest.starts_with(',')) {
     rest.remove_prefix(1);
   }
-  rest = trim(rest);
+  rest = trim_whitespace(rest);
   // "pid=1234, name=python3, " or "pid='<unknown>', name=<unknown>, " precede the message.
   while (rest.starts_with("pid=") || rest.starts_with("name=")) {
     std::size_t comma = rest.find(", ");

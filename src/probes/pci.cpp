@@ -1,5 +1,7 @@
 #include "probes/pci.hpp"
 
+#include "util/text_split.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,12 +22,6 @@ constexpr std::size_t k_max_attribute = 128;       // sysfs attributes are one s
 constexpr std::size_t k_max_functions = 16384;     // more PCI functions than any real machine has
 constexpr std::string_view k_device_tree_compatible = "/proc/device-tree/compatible";
 constexpr std::size_t k_max_compatible = 4096;
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
 
 std::string hex4(std::uint32_t value) { return fmt::format("{:04x}", value); }
 
@@ -66,7 +62,7 @@ Attribute read_symlink(Host& host, const std::string& dir, std::string_view name
 }
 
 std::string unrecognised(const Attribute& attribute) {
-  return fmt::format("unrecognised content '{}'", trim(attribute.text.value_or("")));
+  return fmt::format("unrecognised content '{}'", trim_whitespace(attribute.text.value_or("")));
 }
 
 // Sets `fact` from an attribute parsed by `parse`, converted by `convert`: absent when the

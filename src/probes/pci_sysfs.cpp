@@ -1,21 +1,17 @@
 #include "probes/pci_sysfs.hpp"
 
+#include "util/text_split.hpp"
+
 #include <cctype>
 #include <charconv>
 
 namespace gd {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
 }  // namespace
 
 std::optional<std::uint32_t> parse_sysfs_hex(std::string_view text) {
-  text = trim(text);
+  text = trim_whitespace(text);
   if (text.size() < 3 || text.size() > 10 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) {
     return std::nullopt;
   }
@@ -29,7 +25,7 @@ std::optional<std::uint32_t> parse_sysfs_hex(std::string_view text) {
 }
 
 std::optional<std::int64_t> parse_sysfs_int(std::string_view text) {
-  text = trim(text);
+  text = trim_whitespace(text);
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
@@ -39,7 +35,7 @@ std::optional<std::int64_t> parse_sysfs_int(std::string_view text) {
 }
 
 std::optional<std::string> parse_link_speed(std::string_view text) {
-  text = trim(text);
+  text = trim_whitespace(text);
   if (text.empty() || text.starts_with("Unknown") || text.find_first_of("\n\r") != std::string_view::npos) {
     return std::nullopt;
   }

@@ -1,5 +1,7 @@
 #include "probes/python_requirements.hpp"
 
+#include "probes/python_metadata.hpp"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -723,22 +725,7 @@ class MarkerParser {
 /// Kleene three-valued logic: unknown and false is false, unknown or true is true.
 enum class Truth { no, yes, unknown };
 
-std::string normalized_extra(std::string_view name) {
-  std::string out;
-  bool in_run = false;
-  for (char c : name) {
-    if (is_separator(c)) {
-      if (!in_run) {
-        out += '-';
-      }
-      in_run = true;
-    } else {
-      out += ascii_lower(c);
-      in_run = false;
-    }
-  }
-  return out;
-}
+std::string normalized_extra(std::string_view name) { return normalize_name(name); }  // PEP 685: as names
 
 const std::optional<std::string>& env_value(const MarkerEnv& env, MarkerVariable variable) {
   static const std::optional<std::string> k_none;

@@ -7,12 +7,6 @@
 namespace gd {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
 std::string lower(std::string_view text) {
   std::string out;
   for (char c : text) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -39,8 +33,8 @@ PyvenvConfig parse_pyvenv_cfg(std::string_view text) {
   for (std::string_view line : split_nonempty_lines(text)) {
     std::size_t eq = line.find('=');
     if (eq == std::string_view::npos) continue;
-    std::string key = lower(trim(line.substr(0, eq)));
-    std::string_view value = trim(line.substr(eq + 1));
+    std::string key = lower(trim_whitespace(line.substr(0, eq)));
+    std::string_view value = trim_whitespace(line.substr(eq + 1));
     if (key == "home") {
       config.home = std::string(value);
     } else if (key == "include-system-site-packages") {

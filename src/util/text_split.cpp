@@ -1,5 +1,7 @@
 #include "util/text_split.hpp"
 
+#include <cctype>
+
 namespace gd {
 namespace {
 
@@ -53,6 +55,12 @@ std::vector<std::string_view> split_nonempty_lines(std::string_view text) {
     }
   }
   return lines;
+}
+
+std::string_view trim_whitespace(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
 }
 
 }  // namespace gd

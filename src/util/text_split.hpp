@@ -15,4 +15,7 @@ std::vector<std::string_view> split_nonempty(std::string_view text, char separat
 /// Lines without their "\n" (and a "\r" before it), empty lines dropped.
 std::vector<std::string_view> split_nonempty_lines(std::string_view text);
 
+/// `text` without leading and trailing whitespace (isspace: blanks, tabs, CR, LF, VT, FF).
+std::string_view trim_whitespace(std::string_view text);
+
 }  // namespace gd
