@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include <toml++/toml.h>
+#include "rules/toml_include.hpp"
 
 #include "core/error.hpp"
 #include "util/spelling.hpp"

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "rules/rule_files.hpp"
+#include "rules/rule_loader.hpp"
 #include "rules/toml_guard.hpp"
 
 using gd::find_unparseable_toml;
@@ -32,5 +33,21 @@ TEST_CASE("every repository rule passes the guard", "[rules][toml_guard]") {
   for (const gd::RuleSource& source : list.sources) {
     INFO(source.path);
     CHECK(find_unparseable_toml(source.text).line == 0);
+  }
+}
+
+TEST_CASE("the fuzz regressions load as errors naming the file, not as a crash", "[rules][toml_guard]") {
+  for (const char* name : {"table-header-not-a-key", "value-at-a-terminator"}) {
+    std::ifstream in(std::string(GD_SOURCE_DIR) + "/tests/fuzz/crashes/rules/" + name, std::ios::binary);
+    REQUIRE(in);
+    gd::RuleSource source;
+    source.path = std::string("fuzz/") + name + ".toml";
+    source.relative_path = source.path;
+    source.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    gd::RuleLoadResult loaded = gd::load_rules(std::span<const gd::RuleSource>(&source, 1));
+    INFO(name);
+    CHECK(loaded.rules.empty());
+    REQUIRE_FALSE(loaded.errors.empty());
+    CHECK(loaded.errors.front().file == source.path);
   }
 }
