@@ -15,7 +15,7 @@ TomlGuardProblem find_unparseable_toml(std::string_view text) {
   int line = 1;
   int depth = 0;            // open [ and { of values
   bool line_start = true;   // only blanks since the last newline, outside strings
-  std::size_t i = 0;
+  std::size_t i = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte order mark is allowed
   auto skip_string = [&](std::string_view quote, bool escapes) {
     i += quote.size();
     while (i < text.size()) {
@@ -50,6 +50,11 @@ TomlGuardProblem find_unparseable_toml(std::string_view text) {
     if (c == '#') {
       while (i < text.size() && text[i] != '\n') ++i;
       continue;
+    }
+    // Outside strings and comments TOML is ASCII; toml++ 3.3 reaches an "unreachable" in its
+    // Unicode whitespace table for some other characters there (fuzz: U+0396).
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      return {line, "a character outside ASCII outside a string or comment"};
     }
     bool at_line_start = line_start;
     line_start = false;

@@ -16,10 +16,13 @@ TEST_CASE("a table header that does not start with a key is refused with its lin
   CHECK(problem.line == 3);
   CHECK(find_unparseable_toml("[[ = ]]\n").line == 1);
   CHECK(find_unparseable_toml("a = 1\n  [\n").line == 2);
+  CHECK(find_unparseable_toml("s\xcf\x96spec = 1\n").line == 1);  // U+0396 outside a string
+  CHECK(find_unparseable_toml("title = \"\xcf\x96 is fine here\" # and \xcf\x96 here\n").line == 0);
 }
 
 TEST_CASE("valid TOML passes: headers, arrays over lines, strings and comments with brackets", "[rules][toml_guard]") {
   CHECK(find_unparseable_toml("[when]\n[[when.any]]\n[\"quoted key\"]\n[ spaced ]\n").line == 0);
+  CHECK(find_unparseable_toml("\xEF\xBB\xBFid = \"x\"\n").line == 0);  // a byte order mark
   CHECK(find_unparseable_toml("all = [\n  [1, 2],\n  [{ fact = \"x\" }],\n]\n").line == 0);
   CHECK(find_unparseable_toml("why = \"\"\"\n[not a header]\n[:also not]\n\"\"\"\n").line == 0);
   CHECK(find_unparseable_toml("fix = ['''\n[: literal'''\n]\n# [: comment]\n").line == 0);
@@ -37,7 +40,7 @@ TEST_CASE("every repository rule passes the guard", "[rules][toml_guard]") {
 }
 
 TEST_CASE("the fuzz regressions load as errors naming the file, not as a crash", "[rules][toml_guard]") {
-  for (const char* name : {"table-header-not-a-key", "value-at-a-terminator"}) {
+  for (const char* name : {"table-header-not-a-key", "value-at-a-terminator", "non-ascii-outside-strings"}) {
     std::ifstream in(std::string(GD_SOURCE_DIR) + "/tests/fuzz/crashes/rules/" + name, std::ios::binary);
     REQUIRE(in);
     gd::RuleSource source;
