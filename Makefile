@@ -47,9 +47,11 @@ test: build aarch64 sanitize
 	@cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
 
 # Every fuzz target for FUZZ_SECONDS (default 60) each; the executions per target are printed.
+# What the runs found (grown corpora, any crashing input) is kept in $(BUILD_SAN)/fuzz-kept/.
 fuzz: sanitize
 	@for t in $(BUILD_SAN)/tests/fuzz/fuzz_*; do \
-	  n=$$(basename $$t); bash tests/fuzz/run_fuzz.sh $$t tests/fuzz/corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \
+	  n=$$(basename $$t); FUZZ_KEEP=$(abspath $(BUILD_SAN))/fuzz-kept \
+	  bash tests/fuzz/run_fuzz.sh $$t tests/fuzz/corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \
 	done
 
 lint-rules: build

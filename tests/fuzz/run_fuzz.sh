@@ -2,7 +2,9 @@
 # run_fuzz.sh TARGET CORPUS SECONDS [REPORT]: runs one libFuzzer target for SECONDS on a copy of
 # its seed corpus (the one in the repository is never written to), then replays every crash
 # regression input under crashes/ beside the corpus. Exit 0 only without a crash; the line
-# "fuzz: NAME: N runs in S s, 0 crashes" goes to stdout (and to REPORT when given).
+# "fuzz: NAME: N runs in S s, 0 crashes (...)" goes to stdout (and to REPORT when given).
+# FUZZ_KEEP=DIR keeps what a long run found, which the temporary folder would lose: a crashing
+# input in DIR/crashes/NAME/, the grown corpus in DIR/corpus/NAME/ (for tests/fuzz/merge_corpus.sh).
 set -u
 target=$1 corpus=$2 seconds=$3 report=${4:-}
 name=$(basename "$target")
@@ -17,14 +19,22 @@ fi
 "$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
   -artifact_prefix="$work/artifacts/" "$work/corpus" >"$work/log" 2>&1
 rc=$?
-runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$work/log" | grep -oE '[0-9]+$')
+stat() { grep -oE "stat::$1: *[0-9]+" "$work/log" | grep -oE '[0-9]+$'; }
+runs=$(stat number_of_executed_units) new_units=$(stat new_units_added) peak_rss=$(stat peak_rss_mb)
+# The last status line carries the coverage: "#N DONE cov: C ft: F corp: ...".
+coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$work/log" | tail -n 1)
+if [ -n "${FUZZ_KEEP:-}" ]; then
+  mkdir -p "$FUZZ_KEEP/corpus/$name" "$FUZZ_KEEP/crashes/$name"
+  cp -r "$work/corpus"/. "$FUZZ_KEEP/corpus/$name/"
+  [ -n "$(ls -A "$work/artifacts")" ] && cp "$work/artifacts"/* "$FUZZ_KEEP/crashes/$name/"
+fi
 if [ $rc -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
   tail -n 60 "$work/log"
   for f in "$work/artifacts"/*; do [ -f "$f" ] && { echo "crash input ($f):"; od -c "$f" | head -20; }; done
   echo "fuzz: $name: crashed (exit $rc)"
   exit 1
 fi
-line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes"
+line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes (${coverage:-no coverage line}, ${new_units:-?} new inputs, peak ${peak_rss:-?} MB)"
 echo "$line"
 [ -n "$report" ] && echo "$line" >>"$report"
 exit 0

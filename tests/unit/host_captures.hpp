@@ -35,4 +35,12 @@ inline Capture host_capture(std::string_view name) {
   return *capture;
 }
 
+/// The healthy H200 container capture: the base that probe tests change a few files of.
+inline Capture h200_container_capture() { return host_capture("h200-container-580.159.04"); }
+
+/// What reading `path` gives in `capture`, replaced by `text`.
+inline void set_file(Capture& capture, const std::string& path, std::string text) {
+  capture.paths[path].read = std::move(text);
+}
+
 }  // namespace gd::test

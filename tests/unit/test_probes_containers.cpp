@@ -9,9 +9,7 @@
 #include <vector>
 
 #include "host_captures.hpp"
-#include "probes/device_nodes.hpp"
-#include "probes/nvidia_module.hpp"
-#include "sys/replay_host.hpp"
+#include "container_probe_run.hpp"
 
 using gd::Capture;
 using gd::FactSet;
@@ -20,25 +18,20 @@ using gd::FactState;
 using gd::test::state_of;
 using gd::test::reason_of;
 using gd::test::list_of;
+using gd::test::set_file;
 
 namespace {
 
 using Strings = std::vector<std::string>;
 
-/// Runs the probes the containers probe builds on (module version, device nodes), then it.
+/// Replays the capture through the probes this one builds on (container_probe_run.hpp), then it.
 FactSet run(Capture capture) {
-  gd::ReplayHost host(std::move(capture));
-  FactSet facts;
-  gd::probe_nvidia_module(host, gd::ProbeOptions{}, facts);
-  gd::probe_device_nodes(host, gd::ProbeOptions{}, facts);
-  gd::probe_containers(host, gd::ProbeOptions{}, facts);
-  return facts;
+  return gd::test::facts_after_module_and_nodes(std::move(capture), [](gd::ReplayHost& host, FactSet& facts) {
+    gd::probe_containers(host, gd::ProbeOptions{}, facts);
+  });
 }
 
-/// The healthy H200 capture with some changes.
-Capture h200() { return gd::test::host_capture("h200-container-580.159.04"); }
-
-void set_file(Capture& c, const std::string& path, std::string text) { c.paths[path].read = std::move(text); }
+Capture h200() { return gd::test::h200_container_capture(); }
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
+#include "tiny_elf.hpp"
 
 using gd::ArchVariant;
 using gd::Capture;
@@ -77,81 +78,12 @@ std::string container_bytes(const std::vector<Entry>& entries) {
   return le(gd::k_fatbin_magic, 4) + le(1, 2) + le(16, 2) + le(body.size(), 8) + body;
 }
 
-struct Section {
-  std::string name;
-  std::string data;
-  std::uint32_t type = 1;  // SHT_PROGBITS; 8 = SHT_NOBITS
-};
+using gd::test::ElfSection;
 
-/// A minimal ELF file (gABI): header, each section's bytes, .shstrtab, the section header table.
-std::string elf_with(const std::vector<Section>& sections, bool is_64 = true, bool little_endian = true,
+/// A shared library with these sections (tiny_elf.hpp); 32-bit, big-endian or another machine on request.
+std::string elf_with(const std::vector<ElfSection>& sections, bool is_64 = true, bool little_endian = true,
                      std::uint16_t machine = 62) {
-  auto put = [little_endian](std::string& bytes, std::size_t at, std::size_t width, std::uint64_t value) {
-    for (std::size_t i = 0; i < width; ++i) {
-      std::size_t shift = little_endian ? 8 * i : 8 * (width - 1 - i);
-      bytes[at + i] = static_cast<char>((value >> shift) & 0xff);
-    }
-  };
-  const std::size_t header_size = is_64 ? 64 : 52;
-  const std::size_t entry_size = is_64 ? 64 : 40;
-  std::string out(header_size, '\0');
-  std::string names(1, '\0');
-  struct Placed {
-    std::uint32_t name, type;
-    std::uint64_t offset, size;
-  };
-  std::vector<Placed> placed = {{0, 0, 0, 0}};
-  for (const Section& s : sections) {
-    while (out.size() % 8 != 0) out += '\0';
-    placed.push_back({static_cast<std::uint32_t>(names.size()), s.type, out.size(), s.data.size()});
-    names += s.name + '\0';
-    if (s.type != 8) {
-      out += s.data;
-    }
-  }
-  placed.push_back({static_cast<std::uint32_t>(names.size()), 3, out.size(), 0});
-  names += std::string(".shstrtab") + '\0';
-  placed.back().size = names.size();
-  out += names;
-  while (out.size() % 8 != 0) out += '\0';
-  const std::size_t table_at = out.size();
-  for (const Placed& p : placed) {
-    std::string entry(entry_size, '\0');
-    put(entry, 0, 4, p.name);
-    put(entry, 4, 4, p.type);
-    if (is_64) {
-      put(entry, 0x18, 8, p.offset);
-      put(entry, 0x20, 8, p.size);
-    } else {
-      put(entry, 0x10, 4, p.offset);
-      put(entry, 0x14, 4, p.size);
-    }
-    out += entry;
-  }
-  out[0] = 0x7f;
-  out[1] = 'E';
-  out[2] = 'L';
-  out[3] = 'F';
-  out[4] = is_64 ? 2 : 1;
-  out[5] = little_endian ? 1 : 2;
-  out[6] = 1;
-  put(out, 0x10, 2, 3);  // ET_DYN: a shared library
-  put(out, 0x12, 2, machine);
-  put(out, 0x14, 4, 1);
-  if (is_64) {
-    put(out, 0x28, 8, table_at);
-    put(out, 0x34, 2, 64);
-    put(out, 0x3a, 2, entry_size);
-    put(out, 0x3c, 2, placed.size());
-    put(out, 0x3e, 2, placed.size() - 1);
-  } else {
-    put(out, 0x20, 4, table_at);
-    put(out, 0x28, 2, 52);
-    put(out, 0x2e, 2, entry_size);
-    put(out, 0x30, 2, placed.size());
-    put(out, 0x32, 2, placed.size() - 1);
-  }
-  return out;
+  return gd::test::elf_with_sections(sections, gd::test::ElfShape{is_64, little_endian, /*ET_DYN*/ 3, machine});
 }
 
 gd::ReplayHost host_with(const std::string& bytes) {

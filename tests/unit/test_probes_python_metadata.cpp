@@ -3,13 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "probes/python_requirements.hpp"
+#include "source_files.hpp"
 
 using gd::CoreMetadata;
 using gd::normalize_name;
@@ -21,13 +20,7 @@ using gd::parse_wheel_filename;
 
 namespace {
 
-/// tests/fixtures/python/: real files; their origins are in the README there.
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(GD_SOURCE_DIR) + "/tests/fixtures/python/" + name, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+std::string fixture(const std::string& name) { return gd::test::python_fixture(name); }
 
 CoreMetadata metadata_fixture(const std::string& name) {
   std::string text = fixture(name);

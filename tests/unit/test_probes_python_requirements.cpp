@@ -3,12 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "source_files.hpp"
 
 using gd::Marker;
 using gd::MarkerEnv;
@@ -21,12 +22,7 @@ using gd::specifiers_allow;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(GD_SOURCE_DIR) + "/tests/fixtures/python/" + name, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+std::string fixture(const std::string& name) { return gd::test::python_fixture(name); }
 
 std::vector<std::string> split(const std::string& line, char separator) {
   std::vector<std::string> fields;

@@ -4,13 +4,12 @@
 
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <iterator>
 
 #include "fact_access.hpp"
 #include "probes/python_envs.hpp"
 #include "probes/python_stack.hpp"
 #include "scripted_env_host.hpp"
+#include "source_files.hpp"
 #include "sys/real_host.hpp"
 #include "temp_tree.hpp"
 
@@ -24,11 +23,7 @@ using Names = std::vector<std::string>;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(GD_SOURCE_DIR) + "/tests/fixtures/python/" + name, std::ios::binary);
-  REQUIRE(in);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+std::string fixture(const std::string& name) { return gd::test::python_fixture(name); }
 
 std::string metadata(const std::string& name, const std::string& version, const std::vector<std::string>& requires_dist = {}) {
   std::string text = "Metadata-Version: 2.4\nName: " + name + "\nVersion: " + version + "\n";

@@ -2,12 +2,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <iterator>
 
 #include "rules/rule_files.hpp"
 #include "rules/rule_loader.hpp"
 #include "rules/toml_guard.hpp"
+#include "source_files.hpp"
 
 using gd::find_unparseable_toml;
 
@@ -41,12 +40,10 @@ TEST_CASE("every repository rule passes the guard", "[rules][toml_guard]") {
 
 TEST_CASE("the fuzz regressions load as errors naming the file, not as a crash", "[rules][toml_guard]") {
   for (const char* name : {"table-header-not-a-key", "value-at-a-terminator", "non-ascii-outside-strings"}) {
-    std::ifstream in(std::string(GD_SOURCE_DIR) + "/tests/fuzz/crashes/rules/" + name, std::ios::binary);
-    REQUIRE(in);
     gd::RuleSource source;
     source.path = std::string("fuzz/") + name + ".toml";
     source.relative_path = source.path;
-    source.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    source.text = gd::test::source_file(std::string("tests/fuzz/crashes/rules/") + name);
     gd::RuleLoadResult loaded = gd::load_rules(std::span<const gd::RuleSource>(&source, 1));
     INFO(name);
     CHECK(loaded.rules.empty());
