@@ -3,87 +3,134 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
+
+#include "util/text_codec.hpp"
 
 namespace gd {
 namespace {
 
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
-/// Whether `text` at `at` starts a UUID body: 8-4-4-4-12 hex digits.
-bool uuid_at(std::string_view text, std::size_t at) {
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; }
+
+/// One identifying piece found in a text: `keep` characters that stay (a prefix such as "GPU-"),
+/// then `length` characters that go, replaced by `placeholder` in text.
+struct Piece {
+  std::size_t keep = 0;
+  std::size_t length = 0;
+  std::string_view placeholder;
+};
+
+/// GPU-<uuid> and MIG-<uuid> (and MIG-GPU-<uuid>/...): the 8-4-4-4-12 hex digits go.
+std::optional<Piece> uuid_at(std::string_view text, std::size_t at) {
+  std::string_view prefix = text.substr(at, 4);
+  if (prefix != "GPU-" && prefix != "MIG-") return std::nullopt;
   constexpr std::array<std::size_t, 5> k_groups = {8, 4, 4, 4, 12};
-  std::size_t pos = at;
+  std::size_t pos = at + 4;
   for (std::size_t g = 0; g < k_groups.size(); ++g) {
     for (std::size_t i = 0; i < k_groups[g]; ++i, ++pos) {
-      if (pos >= text.size() || !is_hex(text[pos])) return false;
+      if (pos >= text.size() || !is_hex(text[pos])) return std::nullopt;
     }
     if (g + 1 < k_groups.size()) {
-      if (pos >= text.size() || text[pos] != '-') return false;
+      if (pos >= text.size() || text[pos] != '-') return std::nullopt;
       ++pos;
     }
+  }
+  return Piece{4, 36, "<uuid>"};
+}
+
+/// /home/<name> and /Users/<name>: the name goes.
+std::optional<Piece> home_user_at(std::string_view text, std::size_t at) {
+  for (std::string_view home : {std::string_view("/home/"), std::string_view("/Users/")}) {
+    if (text.substr(at, home.size()) != home) continue;
+    std::size_t end = at + home.size();
+    while (end < text.size() && text[end] != '/' && text[end] != ':' && text[end] != ' ' && text[end] != '"' &&
+           text[end] != '\n' && text[end] != '\0') {
+      ++end;
+    }
+    if (end == at + home.size()) return std::nullopt;
+    return Piece{home.size(), end - at - home.size(), "<user>"};
+  }
+  return std::nullopt;
+}
+
+bool starts_with_ignoring_case(std::string_view text, std::size_t at, std::string_view word) {
+  if (text.size() - at < word.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[at + i])) != word[i]) return false;
   }
   return true;
 }
 
-constexpr std::size_t k_uuid_length = 36;
-
-/// GPU-<uuid> and MIG-<uuid> (and MIG-GPU-<uuid>/...): the UUID becomes "<uuid>".
-std::string redact_uuids(std::string_view text) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    bool prefix = (text.substr(i, 4) == "GPU-" || text.substr(i, 4) == "MIG-");
-    if (prefix && uuid_at(text, i + 4)) {
-      out.append(text.substr(i, 4));
-      out.append("<uuid>");
-      i += 4 + k_uuid_length;
-      continue;
-    }
-    out += text[i++];
-  }
-  return out;
-}
-
-/// /home/<name>/ and /Users/<name>/: the name becomes "<user>".
-std::string redact_home_users(std::string_view text) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    bool matched = false;
-    for (std::string_view home : {std::string_view("/home/"), std::string_view("/Users/")}) {
-      if (text.substr(i, home.size()) != home) continue;
-      std::size_t end = i + home.size();
-      while (end < text.size() && text[end] != '/' && text[end] != ':' && text[end] != ' ' && text[end] != '"' &&
-             text[end] != '\n') {
-        ++end;
-      }
-      if (end > i + home.size()) {
-        out.append(home);
-        out.append("<user>");
-        i = end;
-        matched = true;
-      }
+/// Serial numbers as the kernel log writes them, where a capture keeps its lines:
+///   NVRM: GPU Board Serial Number: 1653923026510           (with an Xid, after "GPU at PCI:...")
+///   NVRM: GPU 0000:5d:00.0: GPU serial number is 1653923026510.   (GPU fallen off the bus)
+///   usb 1-1: SerialNumber: 0123ABCD                         (every USB device the kernel announces)
+/// The number goes: the run of characters up to a space, quote or line end, less a final '.'.
+std::optional<Piece> serial_at(std::string_view text, std::size_t at) {
+  if (at > 0 && std::isalpha(static_cast<unsigned char>(text[at - 1]))) return std::nullopt;
+  std::size_t pos = 0;
+  for (std::string_view phrase : {std::string_view("serial number is "), std::string_view("serial number:"),
+                                  std::string_view("serialnumber:")}) {
+    if (starts_with_ignoring_case(text, at, phrase)) {
+      pos = at + phrase.size();
       break;
     }
-    if (!matched) out += text[i++];
   }
-  return out;
+  if (pos == 0) return std::nullopt;
+  while (pos < text.size() && text[pos] == ' ') ++pos;
+  std::size_t end = pos;
+  while (end < text.size() && static_cast<unsigned char>(text[end]) > ' ' && text[end] != '"' && text[end] != '\x7f') ++end;
+  if (end > pos && text[end - 1] == '.') --end;
+  if (end == pos) return std::nullopt;
+  return Piece{pos - at, end - pos, "<serial>"};
 }
 
-/// Replaces whole-word occurrences of `word` (not inside a longer name).
-std::string replace_word(std::string_view text, std::string_view word, std::string_view with) {
-  if (word.empty()) return std::string(text);
-  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; };
+/// A whole-word host name (not inside a longer name: gpu-node-17 is not in gpu-node-170).
+std::optional<Piece> host_name_at(std::string_view text, std::size_t at, const std::vector<std::string>& names) {
+  if (at > 0 && name_char(text[at - 1])) return std::nullopt;
+  for (const std::string& name : names) {
+    if (name.empty() || text.substr(at, name.size()) != name) continue;
+    if (at + name.size() < text.size() && name_char(text[at + name.size()])) continue;
+    return Piece{0, name.size(), "<host>"};
+  }
+  return std::nullopt;
+}
+
+enum class Fill { placeholder, same_length };
+
+/// `input` with every identifying piece replaced: by its placeholder, or, in a binary file, by as
+/// many 'x' so that every offset in the file (ld.so.cache's string table, ELF sections) still holds.
+std::string redact(std::string_view input, const std::vector<std::string>& host_names, Fill fill) {
   std::string out;
+  out.reserve(input.size());
   std::size_t i = 0;
-  while (i < text.size()) {
-    if (text.substr(i, word.size()) == word && (i == 0 || !name_char(text[i - 1])) &&
-        (i + word.size() == text.size() || !name_char(text[i + word.size()]))) {
-      out.append(with);
-      i += word.size();
+  // Every piece starts with one of a few characters: most positions are passed over at once.
+  std::string starts = "GM/sS";
+  for (const std::string& name : host_names) {
+    if (!name.empty()) starts += name[0];
+  }
+  while (i < input.size()) {
+    if (starts.find(input[i]) == std::string::npos) {
+      out += input[i++];
       continue;
     }
-    out += text[i++];
+    std::optional<Piece> piece = uuid_at(input, i);
+    if (!piece) piece = home_user_at(input, i);
+    if (!piece) piece = serial_at(input, i);
+    if (!piece) piece = host_name_at(input, i, host_names);
+    if (!piece) {
+      out += input[i++];
+      continue;
+    }
+    out.append(input.substr(i, piece->keep));
+    if (fill == Fill::placeholder) {
+      out.append(piece->placeholder);
+    } else {
+      out.append(piece->length, 'x');
+    }
+    i += piece->keep + piece->length;
   }
   return out;
 }
@@ -114,11 +161,9 @@ Redactor Redactor::for_facts(const FactSet& facts) {
   return r;
 }
 
-std::string Redactor::text(std::string_view input) const {
-  std::string out = redact_home_users(redact_uuids(input));
-  for (const std::string& name : host_names) out = replace_word(out, name, "<host>");
-  return out;
-}
+std::string Redactor::text(std::string_view input) const { return redact(input, host_names, Fill::placeholder); }
+
+std::string Redactor::bytes(std::string_view input) const { return redact(input, host_names, Fill::same_length); }
 
 void Redactor::json(nlohmann::json& value) const {
   if (value.is_string()) {
@@ -133,6 +178,13 @@ void Redactor::json(nlohmann::json& value) const {
         bool kept = !lines.empty() && lines[0].is_string() &&
                     std::find(k_kept_comms.begin(), k_kept_comms.end(), lines[0].get<std::string>()) != k_kept_comms.end();
         if (!kept) lines = nlohmann::json::array({"<process>", ""});
+      }
+      // A capture keeps binary file contents (ld.so.cache, ELF headers) as base64: redacted as bytes.
+      if (key == "base64" && item.is_string()) {
+        if (auto decoded = base64_decode(item.get<std::string>())) {
+          out[key] = base64_encode(bytes(*decoded));
+          continue;
+        }
       }
       json(item);
       out[text(key)] = std::move(item);

@@ -1,7 +1,9 @@
 #pragma once
 // --redact: reports meant for public bug trackers. Removes what identifies the machine or its
-// people while keeping what diagnoses it: the host name, GPU and MIG UUIDs, user names in home
-// folder paths, and the names of processes other than NVIDIA's daemons (captures list them).
+// people while keeping what diagnoses it: the host name, GPU and MIG UUIDs, serial numbers (the
+// kernel log prints them with an Xid, and for every USB device), user names in home folder paths,
+// and the names of processes other than NVIDIA's daemons (captures list them). Binary files kept
+// in a capture are redacted too, keeping their length so that they still replay.
 
 #include <string>
 #include <string_view>
@@ -19,9 +21,13 @@ struct Redactor {
   /// From the facts of a run: its host name (host.name).
   static Redactor for_facts(const FactSet& facts);
 
-  /// `text` with every identifying piece replaced.
+  /// `text` with every identifying piece replaced by a placeholder: <host>, GPU-<uuid>, <serial>,
+  /// /home/<user>.
   std::string text(std::string_view text) const;
-  /// Every string of `json`, object keys included (capture paths), redacted in place; the
+  /// Binary `bytes` with every identifying piece overwritten by as many 'x': same length, same offsets.
+  std::string bytes(std::string_view bytes) const;
+  /// Every string of `json`, object keys included (capture paths), redacted in place; "base64"
+  /// values (binary files in a capture) decoded, redacted as bytes and encoded again; the
   /// contents of /proc/<pid>/comm captures other than NVIDIA's daemons are dropped.
   void json(nlohmann::json& json) const;
 };

@@ -56,4 +56,64 @@ if [ ${#host} -ge 4 ] && [ "$host" != localhost ]; then
 fi
 checks=$((checks + 1))
 grep -qF 'GPU-<uuid>' "$TMP/redacted.json" || fail "--redact did not keep the shape of the UUID"
+
+# --redact on a capture that names the machine everywhere: host name, a GPU that fell off the bus
+# with its UUID and board serial (as NVRM prints them), a USB serial, and a home folder inside the
+# binary ld.so.cache (kept as base64). None may remain, not even inside a decoded base64 blob; the
+# Xid 79 diagnosis must, and the redacted capture must replay to the same findings.
+python3 - "$HOSTS/h200-live-full.capture.json" "$TMP/planted.capture.json" <<'PY'
+import base64, json, sys
+capture = json.load(open(sys.argv[1]))
+capture["uname"]["nodename"] = "gpu-node-17"
+capture["paths"]["/dev/kmsg"]["read"]["lines"][-1:-1] = [
+    "4,90000,4254197800,-;NVRM: GPU at PCI:0000:5d:00: GPU-8e3a4b1a-0b1c-4d2e-9f00-112233445566",
+    "4,90001,4254197854,-;NVRM: GPU Board Serial Number: 1653923026510",
+    "4,90002,4254197860,-;NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+    "3,90003,4254197878,-;NVRM: GPU 0000:5d:00.0: GPU serial number is 1653923026510.",
+    "6,90004,4254197900,-;usb 1-1: SerialNumber: USBSERIAL0042 on gpu-node-17",
+]
+cache = capture["paths"]["/etc/ld.so.cache"]["read"]
+raw = base64.b64decode(cache["base64"])
+assert b"/usr/local/nvidia/lib64/" in raw
+cache["base64"] = base64.b64encode(raw.replace(b"/usr/local/nvidia/lib64/", b"/home/alice/nvidia/lib6/")).decode()
+json.dump(capture, open(sys.argv[2], "w"))
+PY
+"$GD" replay "$TMP/planted.capture.json" --json >"$TMP/planted.json" 2>/dev/null
+"$GD" replay "$TMP/planted.capture.json" --json --redact >"$TMP/planted-redacted.json" 2>"$TMP/planted-redacted.err"
+python3 - "$TMP/planted-redacted.json" >"$TMP/planted-redacted.decoded" <<'PY'
+import base64, json, sys
+def walk(value):  # every string, and every base64 blob decoded
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            if key == "base64" and isinstance(item, str):
+                yield base64.b64decode(item).decode("latin-1")
+            else:
+                yield from walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from walk(item)
+    elif isinstance(value, str):
+        yield value
+for text in walk(json.load(open(sys.argv[1]))):
+    print(text)
+PY
+checks=$((checks + 1))
+[ -s "$TMP/planted-redacted.decoded" ] || fail "--redact of the planted capture gave no readable JSON: $(head -c 300 "$TMP/planted-redacted.err")"
+for word in gpu-node-17 8e3a4b1a-0b1c-4d2e-9f00-112233445566 1653923026510 USBSERIAL0042 alice; do
+  checks=$((checks + 1))
+  ! grep -qF -- "$word" "$TMP/planted-redacted.decoded" || fail "--redact left $word in the planted capture: $(grep -F -- "$word" "$TMP/planted-redacted.decoded" | head -c 300)"
+done
+checks=$((checks + 1))
+grep -qF 'GPU Board Serial Number: <serial>' "$TMP/planted-redacted.decoded" || fail "--redact did not keep the serial line's shape"
+finding_ids() { python3 -c 'import json,sys; print(" ".join(sorted(f["id"] for f in json.load(open(sys.argv[1]))["findings"])))' "$1"; }
+checks=$((checks + 1))
+case " $(finding_ids "$TMP/planted-redacted.json") " in
+  *" xid.fallen-off-bus "*) ;;
+  *) fail "--redact lost the Xid 79 finding: $(finding_ids "$TMP/planted-redacted.json")" ;;
+esac
+"$GD" replay "$TMP/planted-redacted.json" --json >"$TMP/replayed-redacted.json" 2>/dev/null
+checks=$((checks + 1))
+[ "$(finding_ids "$TMP/replayed-redacted.json")" = "$(finding_ids "$TMP/planted.json")" ] ||
+  fail "the redacted capture replays to other findings: $(finding_ids "$TMP/replayed-redacted.json") vs $(finding_ids "$TMP/planted.json")"
 finish

@@ -24,6 +24,8 @@ FROM_CAPTURES = {
     "python": ["/METADATA", "/version.py", "pyvenv.cfg", "direct_url.json"],
     "elf": [".ko"],
     "fatbin": [],
+    # --redact: the kernel log (serial numbers, UUIDs), GPU information (UUIDs), a binary cache.
+    "redact": ["/dev/kmsg", "/information", "/etc/ld.so.cache"],
 }
 
 
@@ -48,6 +50,7 @@ def write(target, data, origin):
 
 
 def main():
+    # Only the seeds are written anew; found/ (what long runs added, merge_corpus.sh) stays.
     shutil.rmtree(os.path.join(HERE, "corpus"), ignore_errors=True)
     captures = sorted(glob.glob(os.path.join(ROOT, "tests/hosts/*.capture.json")))
     for path in captures:
@@ -94,7 +97,7 @@ def main():
                     write("fatbin", data, path)
                     write("elf", data, path)
     for target in ["nvidia_proc", "ld_cache", "elf", "fatbin", "python", "requirements", "system_files", "kernel_log",
-                   "helper_reply", "rules", "replay"]:
+                   "helper_reply", "rules", "replay", "redact"]:
         folder = os.path.join(HERE, "corpus", target)
         os.makedirs(folder, exist_ok=True)
         print(target, len(os.listdir(folder)))

@@ -12,11 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "source_files.hpp"
 #include "temp_tree.hpp"
-
-#ifndef GD_SOURCE_DIR
-#error "GD_SOURCE_DIR must name the repository root"
-#endif
 
 namespace gd::test {
 
@@ -26,16 +23,7 @@ inline constexpr const char* k_ldconfig = "/sbin/ldconfig";
 inline bool have_ldconfig() { return ::access(k_ldconfig, X_OK) == 0; }
 
 /// The bytes of tests/fixtures/elf/<name>.
-inline std::string elf_fixture(std::string_view name) {
-  std::string path = std::string(GD_SOURCE_DIR) + "/tests/fixtures/elf/" + std::string(name);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw std::runtime_error("missing fixture " + path);
-  }
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+inline std::string elf_fixture(std::string_view name) { return source_file("tests/fixtures/elf/" + std::string(name)); }
 
 /// The bytes of a file of this machine ("" when missing).
 inline std::string read_whole(const std::string& path) {
