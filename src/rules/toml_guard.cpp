@@ -52,7 +52,7 @@ TomlGuardProblem find_unparseable_toml(std::string_view text) {
       continue;
     }
     // Outside strings and comments TOML is ASCII; toml++ 3.3 reaches an "unreachable" in its
-    // Unicode whitespace table for some other characters there (fuzz: U+0396).
+    // Unicode whitespace table for some other characters there (fuzz: U+03D6, bytes CF 96).
     if (static_cast<unsigned char>(c) >= 0x80) {
       return {line, "a character outside ASCII outside a string or comment"};
     }

@@ -2,9 +2,8 @@
 // Checks a rule file for the TOML shapes that toml++ 3.3 (Debian's) assumes never occur: a
 // table header whose name does not start like a key ("[:x]", "[ = ]"), and non-ASCII characters
 // outside strings and comments (its Unicode whitespace table is "unreachable" for some of them).
-// toml++ only asserts those
-// in debug builds and assumes it in release ones, where anything may follow; found by the rules
-// fuzz target. Such a file is refused with its line before toml++ sees it.
+// toml++ only asserts those in debug builds and assumes them in release ones, where anything may
+// follow; found by the rules fuzz target. Such a file is refused with its line before toml++ sees it.
 
 #include <string>
 #include <string_view>

@@ -2,7 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-
 #include "rules/rule_files.hpp"
 #include "rules/rule_loader.hpp"
 #include "rules/toml_guard.hpp"
@@ -15,7 +14,7 @@ TEST_CASE("a table header that does not start with a key is refused with its lin
   CHECK(problem.line == 3);
   CHECK(find_unparseable_toml("[[ = ]]\n").line == 1);
   CHECK(find_unparseable_toml("a = 1\n  [\n").line == 2);
-  CHECK(find_unparseable_toml("s\xcf\x96spec = 1\n").line == 1);  // U+0396 outside a string
+  CHECK(find_unparseable_toml("s\xcf\x96spec = 1\n").line == 1);  // U+03D6 outside a string
   CHECK(find_unparseable_toml("title = \"\xcf\x96 is fine here\" # and \xcf\x96 here\n").line == 0);
 }
 
