@@ -62,7 +62,7 @@ struct HelperRequest {
   std::string mode() const { return nvml_only ? "nvml-only" : clean_env ? "clean-env" : "user-env"; }
 };
 
-/// What happened when the helper ran. The reply is parsed by probes/helper_reply.
+/// What happened when the helper ran. The reply is parsed by probes/cuda/helper_reply.
 struct HelperOutcome {
   enum class Status {
     finished,     ///< exited by itself (exit_code says how)

@@ -1,6 +1,8 @@
 # The dependency direction of README.md's architecture section, checked on the includes:
 # util ← core ← sys ← probes; core ← rules ← report; nothing includes cli/; rules/ and report/
-# never include sys/ or probes/ (evaluation stays pure); only sys/ makes host calls.
+# never include sys/ or probes/ (evaluation stays pure); only sys/ makes host calls. Inside
+# probes/, each layer's folder includes only itself, shared/ and probe.hpp: a probe reads what
+# earlier layers found from the FactSet, never their parsers' internals.
 source "$(dirname "$0")/lib.sh"
 cd "$SRC/src" || exit 1
 
@@ -22,4 +24,28 @@ forbid report '#include "(sys|probes|cli)/' "must stay pure (no sys/ or probes/)
 forbid probes '(::open|fopen|ifstream|opendir|::stat\(|getenv|fork\(|exec[lv]p?e?\()' "must read the host through Host&"
 forbid rules '(::open|fopen|opendir|getenv|fork\(|exec[lv]p?e?\()' "must not touch the host"
 forbid report '(::open|fopen|ifstream|opendir|::stat\(|getenv|fork\(|exec[lv]p?e?\()' "must not touch the host"
+
+# probes/<layer>/ includes no sibling layer (shared/ holds the readers and tables that several
+# layers use: ELF headers and sections, library files, the driver's per-GPU information file,
+# the driver branch -> CUDA version table); shared/ includes no layer.
+for dir in probes/*/; do
+  layer=$(basename "$dir")
+  allowed="$layer|shared"
+  [ "$layer" = shared ] && allowed=shared
+  checks=$((checks + 1))
+  hits=$(grep -rnE '#include "probes/[a-z_]+/' "$dir" --include='*.cpp' --include='*.hpp' |
+         grep -vE "#include \"probes/($allowed)/" || true)
+  [ -z "$hits" ] || fail "$dir must read other layers through facts, not include them:"$'\n'"$hits"
+done
+
+# The folder list reads as the pipeline: only the probe interface and the registry at the top.
+checks=$((checks + 1))
+top=$(find probes -maxdepth 1 -type f | sort)
+[ "$(echo "$top" | wc -l)" -le 4 ] || fail "probes/ has more than 4 files at its top:"$'\n'"$top"
+
+# Small files, one concept each: no source file over 600 lines.
+checks=$((checks + 1))
+long=$(find . -name '*.cpp' -o -name '*.hpp' -o -name '*.c' -o -name '*.h' | xargs wc -l | grep -v ' total$' |
+       awk '$1 > 600 {print}')
+[ -z "$long" ] || fail "source files over 600 lines:"$'\n'"$long"
 finish

@@ -1,7 +1,7 @@
 // ELF headers, section tables and a kernel module's .modinfo, from the same bytes.
 #include "fuzz_target.hpp"
-#include "probes/elf_modinfo.hpp"
-#include "probes/library_file.hpp"
+#include "probes/shared/elf_modinfo.hpp"
+#include "probes/shared/library_file.hpp"
 
 GD_FUZZ_TEXT({
   (void)gd::parse_elf_ident(text);

@@ -1,7 +1,7 @@
 // /etc/ld.so.cache (both glibc formats) and ld.so.conf.
 #include "fuzz_target.hpp"
-#include "probes/ld_cache.hpp"
-#include "probes/ld_so_conf.hpp"
+#include "probes/libraries/ld_cache.hpp"
+#include "probes/libraries/ld_so_conf.hpp"
 
 GD_FUZZ_TEXT({
   auto cache = gd::parse_ld_cache(text);

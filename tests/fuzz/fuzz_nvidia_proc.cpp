@@ -1,9 +1,9 @@
 // /proc/driver/nvidia/version, gpus/*/information and params, /proc/devices, /proc/modules.
 #include "fuzz_target.hpp"
-#include "probes/nvidia_gpu_info.hpp"
-#include "probes/nvidia_module.hpp"
-#include "probes/proc_devices.hpp"
-#include "probes/proc_modules.hpp"
+#include "probes/shared/nvidia_gpu_info.hpp"
+#include "probes/driver/nvidia_module.hpp"
+#include "probes/devices/proc_devices.hpp"
+#include "probes/driver/proc_modules.hpp"
 
 GD_FUZZ_TEXT({
   (void)gd::parse_nvrm_version(text);

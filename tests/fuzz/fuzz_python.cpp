@@ -1,7 +1,7 @@
 // METADATA / PKG-INFO, torch/version.py, direct_url.json, wheel names, pyvenv.cfg.
 #include "fuzz_target.hpp"
-#include "probes/python_metadata.hpp"
-#include "probes/pyvenv_cfg.hpp"
+#include "probes/python/python_metadata.hpp"
+#include "probes/python/pyvenv_cfg.hpp"
 
 GD_FUZZ_TEXT({
   (void)gd::parse_core_metadata(text);

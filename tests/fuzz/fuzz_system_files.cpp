@@ -1,13 +1,13 @@
 // os-release, cgroup files and mountinfo, modprobe.d, libc banners, Secure Boot variables,
 // CUDA toolkit version files and host_config.h.
 #include "fuzz_target.hpp"
-#include "probes/cgroups.hpp"
-#include "probes/cuda_version_file.hpp"
-#include "probes/libc_version.hpp"
-#include "probes/modprobe_config.hpp"
-#include "probes/nvcc_host_config.hpp"
-#include "probes/os_release.hpp"
-#include "probes/secure_boot.hpp"
+#include "probes/container/cgroups.hpp"
+#include "probes/toolkit/cuda_version_file.hpp"
+#include "probes/system/libc_version.hpp"
+#include "probes/driver/modprobe_config.hpp"
+#include "probes/toolkit/nvcc_host_config.hpp"
+#include "probes/system/os_release.hpp"
+#include "probes/driver/secure_boot.hpp"
 
 GD_FUZZ_TEXT({
   (void)gd::parse_os_release(text);

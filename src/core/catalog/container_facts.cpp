@@ -1,4 +1,4 @@
-// cgroups, container runtime, NVIDIA container variables, hypervisor (probes/containers).
+// cgroups, container runtime, NVIDIA container variables, hypervisor (probes/container/containers).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -1,4 +1,4 @@
-// Facts from the CUDA helper: libcuda, cuInit, devices, contexts, NVML (probes/cuda_driver).
+// Facts from the CUDA helper: libcuda, cuInit, devices, contexts, NVML (probes/cuda/cuda_driver).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

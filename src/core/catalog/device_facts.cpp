@@ -1,4 +1,4 @@
-// NVIDIA device nodes under /dev and the majors in /proc/devices (probes/device_nodes).
+// NVIDIA device nodes under /dev and the majors in /proc/devices (probes/devices/device_nodes).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -1,5 +1,5 @@
-// Facts about the NVIDIA kernel module (probes/nvidia_module and the files it calls, and
-// probes/driver_consistency for the comparison with the user-space driver).
+// Facts about the NVIDIA kernel module (probes/driver/nvidia_module and the files it calls, and
+// probes/cross_checks/driver_consistency for the comparison with the user-space driver).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {
@@ -45,7 +45,7 @@ constexpr FactSpec k_facts[] = {
              "an nvidia.ko exists for the running kernel (or the module is loaded)"},
     FactSpec{"kmod.kernel_headers_installed", T::boolean, "/lib/modules/<release>/build exists (DKMS needs it)"},
     FactSpec{"kmod.nvidia.dkms_modules", T::list, "nvidia modules registered with DKMS as '<module>/<version>'"},
-    // Compared with the user-space driver after every probe ran (probes/driver_consistency).
+    // Compared with the user-space driver after every probe ran (probes/cross_checks/driver_consistency).
     FactSpec{"kmod.nvidia.userspace_mismatch", T::list,
              "user-space driver libraries whose version differs from the loaded module, as "
              "'<library> <version> (<path>)'"},

@@ -1,4 +1,4 @@
-// GSP firmware files for the loaded module (probes/firmware).
+// GSP firmware files for the loaded module (probes/driver/firmware).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -1,4 +1,4 @@
-// NVIDIA driver messages in the kernel log (probes/kernel_log). When no log can be read every
+// NVIDIA driver messages in the kernel log (probes/kernel_log/kernel_log). When no log can be read every
 // klog.* fact is unknown with the reason: an unread log is never a clean one.
 #include "core/catalog/sections.hpp"
 

@@ -1,4 +1,4 @@
-// The dynamic loader's view of libcuda, libnvidia-ml and libcudart (probes/libraries).
+// The dynamic loader's view of libcuda, libnvidia-ml and libcudart (probes/libraries/libraries).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -1,5 +1,5 @@
-// The Python ML stack, read from files without running Python (probes/python_stack,
-// probes/ml_consistency): environments, installed distributions, torch and its compiled GPU code.
+// The Python ML stack, read from files without running Python (probes/python/python_stack,
+// probes/cross_checks/ml_consistency): environments, installed distributions, torch and its compiled GPU code.
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {
@@ -63,7 +63,7 @@ constexpr FactSpec k_facts[] = {
              "binary extensions built for another torch than the installed one: 'vllm 0.10.1 requires torch==2.7.1'"},
     FactSpec{"wheels.jax_cuda_major", T::integer, "the CUDA major of the installed jax CUDA plugin (jax-cuda12-plugin: 12)"},
     FactSpec{"wheels.cupy_cuda_major", T::integer, "the CUDA major of the installed cupy wheel (cupy-cuda12x: 12)"},
-    // Derived: the stack against the GPUs, the driver and the toolkit (probes/ml_consistency)
+    // Derived: the stack against the GPUs, the driver and the toolkit (probes/cross_checks/ml_consistency)
     FactSpec{"ml.driver_cuda", T::version,
              "the CUDA version the driver supports: cuDriverGetVersion of the libcuda the helper loaded (a "
              "forward-compatibility libcuda counts), else the kernel module's branch"},

@@ -1,4 +1,4 @@
-// Distribution, libc, NVIDIA services (probes/services).
+// Distribution, libc, NVIDIA services (probes/system/services).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -1,5 +1,5 @@
 // The CUDA toolkits (nvcc) on the host and the one a PyTorch extension build would use
-// (probes/cuda_toolkits). Read from files only: nvcc and gcc are never run.
+// (probes/toolkit/cuda_toolkits). Read from files only: nvcc and gcc are never run.
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -1,0 +1,383 @@
+#include "probes/cuda/cuda_driver.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "probes/cuda/cuda_result_names.hpp"
+#include "util/signal_names.hpp"
+
+namespace gd {
+namespace {
+
+constexpr std::string_view k_src_helper = "helper";
+
+// The variables the clean-environment run removes (they change which libcuda loads or which
+// GPUs CUDA sees), with the facts that hold the user's values.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 3> k_clean_env_vars = {{
+    {"LD_LIBRARY_PATH", "env.ld_library_path"},
+    {"LD_PRELOAD", "env.ld_preload"},
+    {"CUDA_VISIBLE_DEVICES", "env.cuda_visible_devices"},
+}};
+
+// Facts that say nothing when the helper could not run: all set unknown with the reason.
+constexpr std::array<std::string_view, 13> k_helper_facts = {
+    "cuda.helper.status",       "cuda.libcuda.loaded", "cuda.libcuda.path", "cuda.libcuda.is_stub",
+    "cuda.driver_version",      "cuda.driver_version.result", "cuda.init.result", "cuda.device_count",
+    "cuda.context.failed_count", "nvml.loaded",        "nvml.init.result",  "nvml.device_count",
+    "nvml.driver_version",
+};
+
+std::string source(std::string_view step) { return fmt::format("{}:{}", k_src_helper, step); }
+
+/// No second run happened: its facts are absent, not unknown (rules about it are then false).
+void set_no_clean_run(FactSet& facts, const std::string& src, const std::string& why) {
+  facts.set("cuda.clean_env.ran", false, src);
+  for (std::string_view name : {"cuda.clean_env.status", "cuda.clean_env.libcuda.loaded", "cuda.clean_env.init.result",
+                                "cuda.clean_env.device_count", "cuda.clean_env.removed"}) {
+    facts.set_absent(name, src, why);
+  }
+}
+
+void set_all_unknown(FactSet& facts, const std::string& reason) {
+  for (std::string_view name : k_helper_facts) {
+    facts.set_unknown(name, reason, std::string(k_src_helper));
+  }
+  set_no_clean_run(facts, std::string(k_src_helper), reason);
+}
+
+void set_optional_string(FactSet& facts, std::string_view name, const std::optional<std::string>& value,
+                         std::string_view step, const std::string& missing_reason) {
+  if (value) {
+    facts.set(name, *value, source(step));
+  } else {
+    facts.set_unknown(name, missing_reason, source(step));
+  }
+}
+
+/// Sets the cuda.* facts from a reply. `not_reached` explains values the helper never got to.
+void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& not_reached) {
+  if (!reply.cuda_dlopen_ok) {
+    facts.set_unknown("cuda.libcuda.loaded", not_reached, source("dlopen"));
+    return;
+  }
+  facts.set("cuda.libcuda.loaded", *reply.cuda_dlopen_ok, source("dlopen"));
+  if (!*reply.cuda_dlopen_ok) {
+    facts.set("cuda.libcuda.dlerror", reply.cuda_dlerror.value_or(""), source("dlopen"));
+    const std::string note = "libcuda did not load";
+    for (std::string_view name : {"cuda.libcuda.path", "cuda.libcuda.is_stub", "cuda.driver_version.result",
+                                  "cuda.driver_version", "cuda.init.result", "cuda.device_count"}) {
+      facts.set_absent(name, source("dlopen"), note);
+    }
+    return;
+  }
+  set_optional_string(facts, "cuda.libcuda.path", reply.cuda_path, "dladdr", not_reached);
+
+  auto version_result = reply.cuda_driver_version_call.result;
+  if (version_result) {
+    facts.set("cuda.driver_version.result", std::int64_t{*version_result}, source("cuDriverGetVersion"));
+  } else {
+    facts.set_unknown("cuda.driver_version.result", not_reached, source("cuDriverGetVersion"));
+  }
+  if (reply.cuda_driver_version && version_result == 0) {
+    facts.set("cuda.driver_version", std::int64_t{*reply.cuda_driver_version}, source("cuDriverGetVersion"));
+    facts.set("cuda.driver_version.text", cuda_version_text(*reply.cuda_driver_version), source("cuDriverGetVersion"));
+  } else {
+    facts.set_unknown("cuda.driver_version", version_result ? "cuDriverGetVersion failed" : not_reached,
+                      source("cuDriverGetVersion"));
+  }
+
+  const HelperCall& init = reply.cuda_init;
+  if (init.result) {
+    facts.set("cuda.init.result", std::int64_t{*init.result}, source("cuInit"));
+    // The stub cannot name its own results; fall back to cuda.h's names.
+    std::string name = init.name.value_or("");
+    if (name.empty() || !name.starts_with("CUDA_")) {
+      name = std::string(cuda_result_name(*init.result));
+    }
+    facts.set("cuda.init.name", name.empty() ? init.error.value_or("?") : name, source("cuInit"));
+    facts.set("cuda.init.text", init.text.value_or(""), source("cuInit"));
+  } else {
+    facts.set_unknown("cuda.init.result", not_reached, source("cuInit"));
+  }
+  if (reply.cuda_init_duration_us) {
+    facts.set("cuda.init.duration_ms", *reply.cuda_init_duration_us / 1000, source("cuInit"));
+  }
+
+  // The toolkit's stub lives under .../stubs/ and answers every call with 34.
+  bool stub_path = reply.cuda_path && reply.cuda_path->find("/stubs/") != std::string::npos;
+  bool stub_result = init.result == 34 || version_result == 34;
+  facts.set("cuda.libcuda.is_stub", stub_path || stub_result, source("dlopen"));
+
+  if (init.result != 0) {
+    facts.set_absent("cuda.device_count", source("cuInit"), "cuInit did not succeed");
+    facts.set_absent("cuda.context.failed_count", source("cuInit"), "cuInit did not succeed");
+    return;
+  }
+  if (reply.cuda_device_count) {
+    facts.set("cuda.device_count", std::int64_t{*reply.cuda_device_count}, source("cuDeviceGetCount"));
+  } else {
+    facts.set_unknown("cuda.device_count", not_reached, source("cuDeviceGetCount"));
+  }
+  std::int64_t failed = 0;
+  std::vector<std::string> failures;
+  for (const HelperCudaDevice& dev : reply.cuda_devices) {
+    auto key = [&](std::string_view field) { return fmt::format("cuda.device.{}.{}", dev.index, field); };
+    std::string step = fmt::format("device:{}", dev.index);
+    if (dev.name) facts.set(key("name"), *dev.name, source(step));
+    if (dev.uuid) facts.set(key("uuid"), *dev.uuid, source(step));
+    if (dev.pci_bus_id) facts.set(key("pci_bus_id"), *dev.pci_bus_id, source(step));
+    if (dev.cc_major && dev.cc_minor) {
+      facts.set(key("compute_capability"), fmt::format("{}.{}", *dev.cc_major, *dev.cc_minor), source(step));
+    }
+    if (dev.total_memory_bytes) {
+      facts.set(key("total_memory_mib"), *dev.total_memory_bytes / (1024 * 1024), source(step));
+    }
+    std::string ctx_step = fmt::format("context:{}", dev.index);
+    if (dev.context.result) {
+      facts.set(key("context.result"), std::int64_t{*dev.context.result}, source(ctx_step));
+      if (*dev.context.result != 0) {
+        ++failed;
+        failures.push_back(fmt::format("{}: context {} {}", dev.index, *dev.context.result, dev.context.name.value_or("")));
+        continue;
+      }
+    }
+    if (dev.alloc.result) {
+      facts.set(key("alloc.result"), std::int64_t{*dev.alloc.result}, source(ctx_step));
+      if (*dev.alloc.result != 0) {
+        ++failed;
+        failures.push_back(fmt::format("{}: allocation {} {}", dev.index, *dev.alloc.result, dev.alloc.name.value_or("")));
+      }
+    }
+  }
+  if (reply.complete || failed > 0) {
+    facts.set("cuda.context.failed_count", failed, source("context"));
+    facts.set("cuda.context.failures", failures, source("context"));
+  } else {
+    facts.set_unknown("cuda.context.failed_count", not_reached, source("context"));
+  }
+}
+
+void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& not_reached) {
+  if (!reply.nvml_dlopen_ok) {
+    facts.set_unknown("nvml.loaded", not_reached, source("dlopen-nvml"));
+    return;
+  }
+  facts.set("nvml.loaded", *reply.nvml_dlopen_ok, source("dlopen-nvml"));
+  if (!*reply.nvml_dlopen_ok) {
+    facts.set("nvml.dlerror", reply.nvml_dlerror.value_or(""), source("dlopen-nvml"));
+    for (std::string_view name : {"nvml.init.result", "nvml.device_count", "nvml.driver_version"}) {
+      facts.set_absent(name, source("dlopen-nvml"), "libnvidia-ml did not load");
+    }
+    return;
+  }
+  set_optional_string(facts, "nvml.path", reply.nvml_path, "dlopen-nvml", not_reached);
+  if (!reply.nvml_init.result) {
+    facts.set_unknown("nvml.init.result", not_reached, source("nvmlInit"));
+    return;
+  }
+  facts.set("nvml.init.result", std::int64_t{*reply.nvml_init.result}, source("nvmlInit"));
+  facts.set("nvml.init.text", reply.nvml_init.text.value_or(""), source("nvmlInit"));
+  if (*reply.nvml_init.result != 0) {
+    facts.set_absent("nvml.device_count", source("nvmlInit"), "nvmlInit did not succeed");
+    facts.set_absent("nvml.driver_version", source("nvmlInit"), "nvmlInit did not succeed");
+    return;
+  }
+  set_optional_string(facts, "nvml.driver_version", reply.nvml_driver_version, "nvmlSystemGetDriverVersion", not_reached);
+  if (reply.nvml_device_count) {
+    facts.set("nvml.device_count", std::int64_t{*reply.nvml_device_count}, source("nvmlDeviceGetCount"));
+  } else {
+    facts.set_unknown("nvml.device_count", not_reached, source("nvmlDeviceGetCount"));
+  }
+  for (const HelperNvmlDevice& dev : reply.nvml_devices) {
+    auto key = [&](std::string_view field) { return fmt::format("nvml.device.{}.{}", dev.index, field); };
+    std::string step = fmt::format("nvml-device:{}", dev.index);
+    if (dev.name) facts.set(key("name"), *dev.name, source(step));
+    if (dev.uuid) facts.set(key("uuid"), *dev.uuid, source(step));
+    if (dev.pci_bus_id) facts.set(key("pci_bus_id"), *dev.pci_bus_id, source(step));
+  }
+}
+
+struct RunSummary {
+  std::string status;  ///< the cuda.helper.status value
+  std::optional<HelperReply> reply;
+};
+
+/// Classifies one helper run and parses its reply.
+RunSummary summarise(const HelperOutcome& outcome) {
+  RunSummary summary;
+  switch (outcome.status) {
+    case HelperOutcome::Status::timed_out: summary.status = "timeout"; break;
+    case HelperOutcome::Status::crashed: summary.status = "crashed"; break;
+    case HelperOutcome::Status::no_loader: summary.status = "no-glibc-loader"; return summary;
+    case HelperOutcome::Status::exec_failed: summary.status = "exec-failed"; return summary;
+    case HelperOutcome::Status::not_run: summary.status = "not-run"; return summary;
+    case HelperOutcome::Status::finished: summary.status = "ok"; break;
+  }
+  auto reply = parse_helper_reply(outcome.reply);
+  if (!reply) {
+    // A helper killed before its header line leaves nothing to parse; that is still a hang
+    // or a crash, not a protocol problem.
+    if (summary.status == "ok") {
+      summary.status = "protocol-error";
+    }
+    return summary;
+  }
+  summary.reply = std::move(*reply);
+  if (summary.status == "ok" && (!summary.reply->complete || outcome.exit_code != 0)) {
+    summary.status = "exit-failure";  // something in libcuda/NVML ended the process early
+  }
+  return summary;
+}
+
+std::string not_reached_reason(const RunSummary& summary, const HelperOutcome& outcome) {
+  std::string stage = summary.reply ? summary.reply->last_stage : "start";
+  if (summary.status == "timeout") return fmt::format("helper hung in {} and was killed", stage);
+  if (summary.status == "crashed") return fmt::format("helper crashed ({}) in {}", signal_name(outcome.signal), stage);
+  if (summary.status == "exit-failure") return fmt::format("helper exited ({}) in {}", outcome.exit_code, stage);
+  return "helper did not get there";
+}
+
+bool run_failed(const RunSummary& summary) {
+  if (summary.status != "ok" || !summary.reply) return true;
+  return summary.reply->cuda_dlopen_ok != true || summary.reply->cuda_init.result != 0;
+}
+
+/// Durations of the helper's steps from their start times; the last step ("done") ends the work.
+void record_timeline(const HelperReply& reply, FactSet& facts) {
+  const auto& starts = reply.stage_starts;
+  if (starts.empty()) {
+    return;
+  }
+  std::vector<std::string> timeline;
+  for (std::size_t i = 0; i + 1 < starts.size(); ++i) {
+    std::int64_t us = starts[i + 1].second - starts[i].second;
+    timeline.push_back(fmt::format("{} {} ms", starts[i].first, (us + 500) / 1000));
+  }
+  if (starts.back().first == "done") {
+    facts.set("cuda.helper.work_ms", (starts.back().second + 500) / 1000, source("timeline"));
+  } else {
+    timeline.push_back(fmt::format("{} (did not finish)", starts.back().first));
+  }
+  facts.set("cuda.helper.timeline", timeline, source("timeline"));
+}
+
+void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, const ProbeOptions& options,
+                      FactSet& facts) {
+  const std::string src(k_src_helper);
+  facts.set("cuda.helper.timeout_ms", std::int64_t{outcome.timeout_ms ? outcome.timeout_ms : options.cuda_timeout_ms}, src);
+  facts.set("cuda.helper.status", summary.status, src);
+  facts.set("cuda.helper.duration_ms", outcome.duration_ms, src);
+  if (!outcome.loader.empty()) facts.set("cuda.helper.loader", outcome.loader, src);
+  if (outcome.status == HelperOutcome::Status::crashed) facts.set("cuda.helper.signal", signal_name(outcome.signal), src);
+  std::string cut = outcome.output_cut ? " [cut]" : "";
+  if (!outcome.out.empty()) facts.set("cuda.helper.stdout", outcome.out + cut, src + ":stdout");
+  if (!outcome.err.empty()) facts.set("cuda.helper.stderr", outcome.err + cut, src + ":stderr");
+  if (summary.reply) {
+    facts.set("cuda.helper.stage", summary.reply->last_stage, src);
+    record_timeline(*summary.reply, facts);
+    std::string reason = not_reached_reason(summary, outcome);
+    record_cuda(*summary.reply, facts, reason);
+    record_nvml(*summary.reply, facts, reason);
+  } else {
+    std::string reason = outcome.error.empty() ? "helper " + summary.status : outcome.error;
+    for (std::string_view name : k_helper_facts) {
+      if (name != "cuda.helper.status") facts.set_unknown(name, reason, src);
+    }
+  }
+}
+
+void record_clean_run(Host& host, const ProbeOptions& options, FactSet& facts) {
+  const std::string src = "helper:clean-env";
+  std::vector<std::string> removed;
+  for (auto [variable, fact] : k_clean_env_vars) {
+    if (auto value = facts.get_string(fact)) {
+      removed.push_back(fmt::format("{}={}", variable, *value));
+    }
+  }
+  if (removed.empty()) {
+    // Nothing to remove: a second run would be the same as the first.
+    set_no_clean_run(facts, src, "LD_LIBRARY_PATH, LD_PRELOAD and CUDA_VISIBLE_DEVICES are unset");
+    return;
+  }
+  HelperRequest request;
+  request.clean_env = true;
+  request.timeout_ms = options.cuda_timeout_ms;
+  request.libcuda_path = options.libcuda_path;
+  request.libnvml_path = options.libnvml_path;
+  HelperOutcome outcome = host.run_cuda_helper(request);
+  RunSummary summary = summarise(outcome);
+  if (summary.status == "not-run") {
+    set_no_clean_run(facts, src, outcome.error);
+    return;
+  }
+  facts.set("cuda.clean_env.ran", true, src);
+  facts.set("cuda.clean_env.removed", removed, src);
+  facts.set("cuda.clean_env.status", summary.status, src);
+  if (!summary.reply || !summary.reply->cuda_dlopen_ok) {
+    facts.set_unknown("cuda.clean_env.libcuda.loaded", not_reached_reason(summary, outcome), src);
+    facts.set_unknown("cuda.clean_env.init.result", not_reached_reason(summary, outcome), src);
+    return;
+  }
+  const HelperReply& reply = *summary.reply;
+  facts.set("cuda.clean_env.libcuda.loaded", *reply.cuda_dlopen_ok, src);
+  if (reply.cuda_path) facts.set("cuda.clean_env.libcuda.path", *reply.cuda_path, src);
+  if (reply.cuda_init.result) {
+    facts.set("cuda.clean_env.init.result", std::int64_t{*reply.cuda_init.result}, src);
+  } else if (!*reply.cuda_dlopen_ok) {
+    facts.set_absent("cuda.clean_env.init.result", src, "libcuda did not load");
+  } else {
+    facts.set_unknown("cuda.clean_env.init.result", not_reached_reason(summary, outcome), src);
+  }
+  if (reply.cuda_device_count) facts.set("cuda.clean_env.device_count", std::int64_t{*reply.cuda_device_count}, src);
+}
+
+void record_nvml_only_run(Host& host, const ProbeOptions& options, FactSet& facts) {
+  HelperRequest request;
+  request.nvml_only = true;
+  request.timeout_ms = options.cuda_timeout_ms;
+  request.libnvml_path = options.libnvml_path;
+  HelperOutcome outcome = host.run_cuda_helper(request);
+  RunSummary summary = summarise(outcome);
+  if (summary.reply) {
+    record_nvml(*summary.reply, facts, not_reached_reason(summary, outcome));
+  }
+}
+
+}  // namespace
+
+std::string cuda_version_text(int encoded) { return fmt::format("{}.{}", encoded / 1000, (encoded % 1000) / 10); }
+
+void probe_cuda_driver(Host& host, const ProbeOptions& options, FactSet& facts) {
+  if (!options.run_cuda_helper) {
+    set_all_unknown(facts, "not checked (--no-cuda)");
+    return;
+  }
+  HelperRequest request;
+  request.timeout_ms = options.cuda_timeout_ms;
+  request.libcuda_path = options.libcuda_path;
+  request.libnvml_path = options.libnvml_path;
+  HelperOutcome outcome = host.run_cuda_helper(request);
+  if (outcome.status == HelperOutcome::Status::not_run) {
+    set_all_unknown(facts, outcome.error.empty() ? "helper not run" : outcome.error);
+    return;
+  }
+  RunSummary summary = summarise(outcome);
+  record_first_run(outcome, summary, options, facts);
+  // CUDA hung or crashed before NVML was asked: ask NVML alone, so that "NVML sees the GPUs
+  // but CUDA hangs" stays visible.
+  if (summary.reply && !summary.reply->nvml_dlopen_ok &&
+      (summary.status == "timeout" || summary.status == "crashed" || summary.status == "exit-failure")) {
+    record_nvml_only_run(host, options, facts);
+  }
+  // A second run without the user's loader/visibility variables separates an environment
+  // problem from a host problem.
+  if (run_failed(summary) && summary.status != "no-glibc-loader" && summary.status != "exec-failed") {
+    record_clean_run(host, options, facts);
+  } else {
+    set_no_clean_run(facts, std::string(k_src_helper),
+                     run_failed(summary) ? "the helper could not start (" + summary.status + ")" : "the first run succeeded");
+  }
+}
+
+}  // namespace gd

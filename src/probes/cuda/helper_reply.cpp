@@ -1,0 +1,318 @@
+#include "probes/cuda/helper_reply.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <variant>
+
+namespace gd {
+namespace {
+
+constexpr std::string_view k_header_key = "gpudoctor-helper";
+constexpr int k_supported_major = 1;
+constexpr std::string_view k_error_file = "helper reply";
+
+/// Where one key's value goes; monostate for keys this version does not know.
+using Field = std::variant<std::monostate, std::optional<std::string>*, std::optional<int>*,
+                           std::optional<std::int64_t>*, std::optional<bool>*>;
+
+bool consume_prefix(std::string_view& text, std::string_view prefix) {
+  if (!text.starts_with(prefix)) {
+    return false;
+  }
+  text.remove_prefix(prefix.size());
+  return true;
+}
+
+template <typename Int>
+std::optional<Int> parse_int(std::string_view text) {
+  Int value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+/// Undoes the helper's escaping: `\\`, `\t`, `\n`; nothing else may follow a backslash.
+std::optional<std::string> unescape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out += text[i];
+      continue;
+    }
+    if (++i == text.size()) {
+      return std::nullopt;
+    }
+    switch (text[i]) {
+      case '\\': out += '\\'; break;
+      case 't': out += '\t'; break;
+      case 'n': out += '\n'; break;
+      default: return std::nullopt;
+    }
+  }
+  return out;
+}
+
+/// A short, printable excerpt of a bad line for error messages.
+std::string excerpt(std::string_view line) {
+  std::string out;
+  for (char c : line.substr(0, 60)) {
+    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
+  }
+  return line.size() > 60 ? out + "..." : out;
+}
+
+Field call_field(HelperCall& call, std::string_view sub) {
+  if (sub == "result") {
+    return &call.result;
+  }
+  if (sub == "name") {
+    return &call.name;
+  }
+  if (sub == "text") {
+    return &call.text;
+  }
+  if (sub == "error") {
+    return &call.error;
+  }
+  return {};
+}
+
+/// Finds (or adds) the entry for `index` in a per-device vector.
+template <typename Device>
+Device& device_at(std::vector<Device>& devices, int index) {
+  auto it = std::find_if(devices.begin(), devices.end(),
+                         [index](const Device& d) { return d.index == index; });
+  if (it != devices.end()) {
+    return *it;
+  }
+  devices.push_back(Device{});
+  devices.back().index = index;
+  return devices.back();
+}
+
+/// "N.rest" → N and "rest"; nullopt for a non-number or an index beyond the bound.
+std::optional<int> take_index(std::string_view& key) {
+  std::size_t dot = key.find('.');
+  std::optional<int> index = parse_int<int>(key.substr(0, dot));
+  if (!index || *index < 0 || *index > k_helper_max_device_index || dot == std::string_view::npos) {
+    return std::nullopt;
+  }
+  key.remove_prefix(dot + 1);
+  return index;
+}
+
+Field cuda_device_field(HelperReply& reply, std::string_view key) {
+  std::optional<int> index = take_index(key);
+  if (!index) {
+    return {};
+  }
+  HelperCudaDevice& device = device_at(reply.cuda_devices, *index);
+  if (key == "name") { return &device.name; }
+  if (key == "uuid") { return &device.uuid; }
+  if (key == "pci_bus_id") { return &device.pci_bus_id; }
+  if (key == "cc_major") { return &device.cc_major; }
+  if (key == "cc_minor") { return &device.cc_minor; }
+  if (key == "total_memory_bytes") { return &device.total_memory_bytes; }
+  if (consume_prefix(key, "context.")) { return call_field(device.context, key); }
+  if (consume_prefix(key, "alloc.")) { return call_field(device.alloc, key); }
+  return {};
+}
+
+Field nvml_device_field(HelperReply& reply, std::string_view key) {
+  std::optional<int> index = take_index(key);
+  if (!index) {
+    return {};
+  }
+  HelperNvmlDevice& device = device_at(reply.nvml_devices, *index);
+  if (key == "name") { return &device.name; }
+  if (key == "uuid") { return &device.uuid; }
+  if (key == "pci_bus_id") { return &device.pci_bus_id; }
+  return {};
+}
+
+/// `cuda.device.N.*` / `nvml.device.N.*` with N not a number in 0..k_helper_max_device_index.
+bool is_out_of_bound_device(std::string_view key) {
+  if (!consume_prefix(key, "cuda.device.") && !consume_prefix(key, "nvml.device.")) {
+    return false;
+  }
+  return !take_index(key);
+}
+
+/// The typed field for a key, or monostate when this version has none for it.
+Field typed_field(HelperReply& reply, std::string_view key) {
+  // Plain values first: "cuda.driver_version" is a value, "cuda.driver_version.result" a call.
+  if (key == "cuda.dlopen") { return &reply.cuda_dlopen_ok; }
+  if (key == "cuda.dlerror") { return &reply.cuda_dlerror; }
+  if (key == "cuda.path") { return &reply.cuda_path; }
+  if (key == "cuda.driver_version") { return &reply.cuda_driver_version; }
+  if (key == "cuda.init.duration_us") { return &reply.cuda_init_duration_us; }
+  if (key == "cuda.device_count") { return &reply.cuda_device_count; }
+  if (key == "nvml.dlopen") { return &reply.nvml_dlopen_ok; }
+  if (key == "nvml.dlerror") { return &reply.nvml_dlerror; }
+  if (key == "nvml.path") { return &reply.nvml_path; }
+  if (key == "nvml.driver_version") { return &reply.nvml_driver_version; }
+  if (key == "nvml.device_count") { return &reply.nvml_device_count; }
+
+  static constexpr std::pair<std::string_view, HelperCall HelperReply::*> k_calls[] = {
+      {"cuda.driver_version.", &HelperReply::cuda_driver_version_call},
+      {"cuda.init.", &HelperReply::cuda_init},
+      {"cuda.device_count.", &HelperReply::cuda_device_count_call},
+      {"nvml.init.", &HelperReply::nvml_init},
+      {"nvml.device_count.", &HelperReply::nvml_device_count_call},
+  };
+  for (const auto& [prefix, member] : k_calls) {
+    std::string_view rest = key;
+    if (consume_prefix(rest, prefix)) {
+      return call_field(reply.*member, rest);
+    }
+  }
+  std::string_view rest = key;
+  if (consume_prefix(rest, "cuda.device.")) {
+    return cuda_device_field(reply, rest);
+  }
+  if (consume_prefix(rest, "nvml.device.")) {
+    return nvml_device_field(reply, rest);
+  }
+  return {};
+}
+
+/// `<value key>.result` / `.error` lines of failed value lookups; monostate for other keys.
+Field failed_value_field(HelperReply& reply, std::string_view key) {
+  for (std::string_view suffix : {std::string_view(".result"), std::string_view(".error")}) {
+    if (key.ends_with(suffix) && key.size() > suffix.size()) {
+      std::string_view owner = key.substr(0, key.size() - suffix.size());
+      auto it = reply.failed_values.find(owner);
+      if (it == reply.failed_values.end()) {
+        it = reply.failed_values.emplace(std::string(owner), HelperCall{}).first;
+      }
+      return call_field(it->second, suffix.substr(1));
+    }
+  }
+  return {};
+}
+
+/// Stores `value` into `field`; an error text when it does not fit the field's type.
+std::optional<std::string> assign(const Field& field, std::string value) {
+  if (auto* text = std::get_if<std::optional<std::string>*>(&field)) {
+    **text = std::move(value);
+  } else if (auto* number = std::get_if<std::optional<int>*>(&field)) {
+    **number = parse_int<int>(value);
+    if (!**number) {
+      return "expected an integer, got '" + excerpt(value) + "'";
+    }
+  } else if (auto* big = std::get_if<std::optional<std::int64_t>*>(&field)) {
+    **big = parse_int<std::int64_t>(value);
+    if (!**big) {
+      return "expected an integer, got '" + excerpt(value) + "'";
+    }
+  } else if (auto* flag = std::get_if<std::optional<bool>*>(&field)) {
+    if (value != "ok" && value != "fail") {
+      return "expected 'ok' or 'fail', got '" + excerpt(value) + "'";
+    }
+    **flag = value == "ok";
+  }
+  return std::nullopt;
+}
+
+Result<int> parse_header(std::string_view key, std::string_view value) {
+  if (key != k_header_key) {
+    return fail("not a gpudoctor helper reply: the first line is '" + excerpt(key) +
+                    "', expected '" + std::string(k_header_key) + "<TAB>version'",
+                std::string(k_error_file), 1);
+  }
+  std::optional<int> major = parse_int<int>(value.substr(0, value.find('.')));
+  if (!major) {
+    return fail("bad helper protocol version '" + excerpt(value) + "'",
+                std::string(k_error_file), 1);
+  }
+  if (*major != k_supported_major) {
+    return fail("unsupported helper protocol version " + std::to_string(*major) +
+                    " (this gpudoctor reads version " + std::to_string(k_supported_major) + ")",
+                std::string(k_error_file), 1);
+  }
+  return *major;
+}
+
+}  // namespace
+
+Result<HelperReply> parse_helper_reply(std::string_view text) {
+  HelperReply reply;
+  int line_number = 0;
+  while (!text.empty()) {
+    std::size_t newline = text.find('\n');
+    if (newline == std::string_view::npos) {
+      break;  // a line cut short (bounded pipe, crash mid-write): ignore, `complete` stays false
+    }
+    std::string_view line = text.substr(0, newline);
+    text.remove_prefix(newline + 1);
+    ++line_number;
+
+    std::size_t tab = line.find('\t');
+    if (tab == std::string_view::npos || tab == 0) {
+      if (line_number == 1) {
+        return fail("not a gpudoctor helper reply: no '" + std::string(k_header_key) +
+                        "<TAB>version' header (got '" + excerpt(line) + "')",
+                    std::string(k_error_file), 1);
+      }
+      return fail("malformed line (expected key<TAB>value): '" + excerpt(line) + "'",
+                  std::string(k_error_file), line_number);
+    }
+    std::string_view key = line.substr(0, tab);
+    std::optional<std::string> value = unescape(line.substr(tab + 1));
+    if (!value) {
+      return fail("malformed line: bad backslash escape in the value of '" + excerpt(key) + "'",
+                  std::string(k_error_file), line_number);
+    }
+
+    if (line_number == 1) {
+      Result<int> version = parse_header(key, *value);
+      if (!version) {
+        return std::unexpected(version.error());
+      }
+      reply.protocol_version = *version;
+      continue;
+    }
+    if (key == "end") {
+      reply.complete = true;
+      break;  // whatever follows the end marker is not part of this reply
+    }
+    if (key == "stage") {
+      reply.last_stage = std::move(*value);
+      continue;
+    }
+    if (key == "stage.at_us") {
+      auto at = parse_int<std::int64_t>(*value);
+      if (at && reply.stage_starts.size() < k_helper_max_stage_times) {
+        reply.stage_starts.emplace_back(reply.last_stage, *at);
+      }
+      continue;
+    }
+    if (is_out_of_bound_device(key)) {
+      continue;  // bounded: no entries for absurd indices
+    }
+    Field field = typed_field(reply, key);
+    if (std::holds_alternative<std::monostate>(field)) {
+      if (key.ends_with(".result") && !parse_int<int>(*value)) {
+        continue;  // not one of ours: tolerate it, as any unknown key
+      }
+      field = failed_value_field(reply, key);
+    }
+    if (std::optional<std::string> problem = assign(field, std::move(*value))) {
+      return fail("malformed line: " + std::string(key) + ": " + *problem,
+                  std::string(k_error_file), line_number);
+    }
+  }
+  if (line_number == 0) {
+    return fail("empty helper reply: no header line", std::string(k_error_file), 1);
+  }
+
+  auto by_index = [](const auto& a, const auto& b) { return a.index < b.index; };
+  std::sort(reply.cuda_devices.begin(), reply.cuda_devices.end(), by_index);
+  std::sort(reply.nvml_devices.begin(), reply.nvml_devices.end(), by_index);
+  return reply;
+}
+
+}  // namespace gd

@@ -1,0 +1,173 @@
+#include "probes/kernel_log/kernel_log.hpp"
+
+#include <cerrno>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/catalog/sections.hpp"
+#include "probes/kernel_log/kernel_log_framing.hpp"
+#include "probes/kernel_log/kernel_log_parser.hpp"
+#include "sys/capture.hpp"
+#include "util/errno_names.hpp"
+
+namespace gd {
+namespace {
+
+// The newest 4 MiB: a full kernel ring buffer (CONFIG_LOG_BUF_SHIFT up to 25 on large servers
+// is 32 MiB, but the default 17-18 is 128-256 KiB) and days of a busy kern.log.
+constexpr std::size_t k_max_log_bytes = 4 * 1024 * 1024;
+constexpr std::string_view k_dmesg_restrict = "/proc/sys/kernel/dmesg_restrict";
+// Where rsyslog writes kernel messages: Debian/Ubuntu kern.log, RHEL/SUSE messages, Debian syslog.
+constexpr std::string_view k_syslog_files[] = {"/var/log/kern.log", "/var/log/messages", "/var/log/syslog"};
+
+struct KernelLog {
+  std::string source;
+  std::vector<std::string> lines;
+};
+
+/// Why one source could not be read, and whether root would have helped.
+struct Attempt {
+  std::string text;  ///< "/dev/kmsg EPERM (kernel.dmesg_restrict = 1)"
+  bool needs_root = false;
+};
+
+Attempt failed_attempt(std::string_view path, const IoError& error, Host& host) {
+  Attempt attempt;
+  attempt.text = std::string(path) + " " + errno_name(error.code);
+  attempt.needs_root = (error.code == EACCES || error.code == EPERM) && host.identity().uid != 0;
+  return attempt;
+}
+
+IoResult<std::string> read_syslog_tail(Host& host, std::string_view path, bool& starts_mid_line) {
+  auto st = host.stat(path);
+  if (!st) {
+    return std::unexpected(st.error());
+  }
+  if (st->kind != FileKind::regular) {
+    return std::unexpected(IoError{ENXIO});
+  }
+  // Only the end of a large (possibly sparse, never rotated) file: its newest lines.
+  std::uint64_t offset = st->size > k_max_log_bytes ? st->size - k_max_log_bytes : 0;
+  starts_mid_line = offset > 0;
+  return host.read_range(path, offset, k_max_log_bytes);
+}
+
+/// The kernel log of the current boot, or the reason none could be read.
+std::expected<KernelLog, std::string> read_kernel_log(Host& host) {
+  std::vector<Attempt> attempts;
+  KernelLog log;
+  auto kmsg = host.read_kernel_log(k_max_log_bytes);
+  if (kmsg) {
+    log.source = std::string(k_kernel_log_path);
+    log.lines = kmsg_lines(*kmsg);
+  } else {
+    Attempt attempt = failed_attempt(k_kernel_log_path, kmsg.error(), host);
+    if (kmsg.error().code == EPERM || kmsg.error().code == EACCES) {
+      auto restrict = host.read_file(k_dmesg_restrict, 16);
+      if (restrict && restrict->starts_with("1")) {
+        attempt.text += " (kernel.dmesg_restrict = 1)";
+      }
+    }
+    attempts.push_back(attempt);
+    for (std::string_view path : k_syslog_files) {
+      bool starts_mid_line = false;
+      auto text = read_syslog_tail(host, path, starts_mid_line);
+      if (text) {
+        log.source = std::string(path);
+        log.lines = syslog_kernel_lines(*text, starts_mid_line);
+        break;
+      }
+      attempts.push_back(failed_attempt(path, text.error(), host));
+    }
+  }
+  if (log.source.empty()) {
+    bool needs_root = false;
+    std::string tried;
+    for (const Attempt& attempt : attempts) {
+      needs_root = needs_root || attempt.needs_root;
+      tried += (tried.empty() ? "" : ", ") + attempt.text;
+    }
+    return std::unexpected((needs_root ? "needs root: " : "no kernel log readable: ") + tried);
+  }
+  // A syslog file spans several boots; what happened before the last one no longer applies.
+  std::size_t start = current_boot_start(log.lines);
+  log.lines.erase(log.lines.begin(), log.lines.begin() + static_cast<std::ptrdiff_t>(start));
+  return log;
+}
+
+/// An API mismatch message counts while the module it names is still the loaded one: after a
+/// module reload the old message stays in the log but no longer describes the host.
+bool mismatch_applies(const ApiMismatch& mismatch, const FactSet& facts) {
+  const Fact* loaded = facts.find("kmod.nvidia.version");
+  if (!loaded || loaded->state == FactState::unknown) {
+    return true;
+  }
+  if (loaded->state == FactState::absent) {
+    return false;
+  }
+  const std::string* version = std::get_if<std::string>(&loaded->value);
+  return !version || *version == mismatch.module_version;
+}
+
+void set_findings(const KernelLog& log, FactSet& facts) {
+  const std::string& source = log.source;
+  KernelLogFindings found = analyse_kernel_log(log.lines);
+  facts.set("klog.readable", true, source);
+  facts.set("klog.source", source, source);
+  facts.set("klog.lines", static_cast<std::int64_t>(found.line_count), source);
+  facts.set("klog.nvrm_lines", found.nvrm_lines, source);
+  facts.set("klog.xid_codes", xid_code_list(found), source);
+  facts.set("klog.xids", xid_entry_list(found), source);
+  facts.set("klog.xid_count", static_cast<std::int64_t>(found.xid_total), source);
+  facts.set("klog.rm_init_adapter", found.rm_init_adapter, source);
+  facts.set("klog.firmware_load_failures", found.firmware_load_failures, source);
+  facts.set("klog.gsp_wpr2_up", found.gsp_wpr2_up, source);
+  facts.set("klog.bar_resize_failed", found.bar_resize_failed, source);
+
+  const ApiMismatch* mismatch = nullptr;
+  for (const ApiMismatch& candidate : found.api_mismatches) {
+    if (mismatch_applies(candidate, facts)) {
+      mismatch = &candidate;  // the newest that still applies
+    }
+  }
+  facts.set("klog.api_mismatch", mismatch != nullptr, source);
+  if (mismatch) {
+    facts.set("klog.api_mismatch_message", mismatch->message, source);
+  } else {
+    facts.set_absent("klog.api_mismatch_message", source);
+  }
+
+  facts.set("klog.module_signature_rejected", found.module_signature_rejected, source);
+  facts.set("klog.module_signature_messages", found.module_signature_messages, source);
+  facts.set("klog.nouveau_conflict", !found.probe_not_called.empty(), source);
+  if (found.probe_not_called.empty()) {
+    facts.set_absent("klog.nouveau_conflict_message", source);
+  } else {
+    facts.set("klog.nouveau_conflict_message", found.probe_not_called, source);
+  }
+  facts.set("klog.nouveau_seen", found.nouveau_seen, source);
+  facts.set("klog.gpu_not_supported", found.gpu_not_supported, source);
+  facts.set("klog.fallen_off_bus", found.fallen_off_bus, source);
+  facts.set("klog.fallen_off_bus_gpus", found.fallen_off_bus_gpus, source);
+  facts.set("klog.gsp_timeout", found.gsp_timeout, source);
+  facts.set("klog.uvm_failure", !found.uvm_messages.empty(), source);
+  facts.set("klog.uvm_messages", found.uvm_messages, source);
+  facts.set("klog.resume_seen", found.resume_seen, source);
+}
+
+}  // namespace
+
+void probe_kernel_log(Host& host, const ProbeOptions&, FactSet& facts) {
+  auto log = read_kernel_log(host);
+  if (!log) {
+    // Unread is not clean: every kernel-log fact is unknown, with the reason.
+    for (const FactSpec& spec : catalog::kernel_log_facts()) {
+      facts.set_unknown(spec.name, log.error(), std::string(k_kernel_log_path));
+    }
+    return;
+  }
+  set_findings(*log, facts);
+}
+
+}  // namespace gd

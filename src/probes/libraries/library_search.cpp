@@ -1,0 +1,176 @@
+#include "probes/libraries/library_search.hpp"
+
+#include <array>
+#include <cerrno>
+
+namespace gd {
+namespace {
+
+struct Triplet {
+  std::string_view arch;
+  std::string_view triplet;
+};
+// Debian multiarch tuples (https://wiki.debian.org/Multiarch/Tuples)
+constexpr std::array<Triplet, 2> k_triplets = {{
+    {"x86_64", "x86_64-linux-gnu"},
+    {"aarch64", "aarch64-linux-gnu"},
+}};
+
+/// The file the loader would open for `soname` in `dir`, when it exists and can be mapped.
+std::optional<LibraryFile> usable_in(Host& host, const SearchInputs& inputs, std::string_view dir,
+                                     std::string_view soname, std::string_view stem) {
+  std::string path = std::string(dir);
+  if (path.empty() || path.back() != '/') {
+    path += '/';
+  }
+  path += soname;
+  auto st = host.stat(path);
+  if (!st || st->kind != FileKind::regular) {
+    return std::nullopt;  // ENOENT, a broken link or a folder: the loader tries the next place
+  }
+  LibraryFile file = inspect_library_file(host, path, stem, true, inputs.arch);
+  if (file.elf == ElfCheck::foreign || file.elf == ElfCheck::not_elf) {
+    return std::nullopt;  // "wrong ELF class" / "invalid ELF header": skipped, search goes on
+  }
+  return file;
+}
+
+}  // namespace
+
+std::vector<std::string> split_library_path(std::string_view value) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (true) {
+    std::size_t cut = value.find_first_of(":;", pos);
+    out.emplace_back(value.substr(pos, cut == std::string_view::npos ? std::string_view::npos : cut - pos));
+    if (cut == std::string_view::npos) {
+      break;
+    }
+    pos = cut + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> split_preload(std::string_view value) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < value.size()) {
+    std::size_t cut = value.find_first_of(" :\t", pos);
+    if (cut == std::string_view::npos) {
+      cut = value.size();
+    }
+    if (cut > pos) {
+      out.emplace_back(value.substr(pos, cut - pos));
+    }
+    pos = cut + 1;
+  }
+  return out;
+}
+
+std::string unpredictable_entry_reason(std::string_view entry) {
+  if (entry.empty()) {
+    return "an empty entry is the program's current folder";
+  }
+  if (entry.find('$') != std::string_view::npos) {
+    return "$ORIGIN, $LIB and $PLATFORM depend on the program and the CPU";
+  }
+  if (!entry.starts_with("/")) {
+    return "a relative entry depends on the program's current folder";
+  }
+  return "";
+}
+
+std::string_view multiarch_triplet(std::string_view arch) {
+  for (const Triplet& t : k_triplets) {
+    if (t.arch == arch) {
+      return t.triplet;
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> default_library_dirs(std::string_view arch, bool multiarch) {
+  std::string_view triplet = multiarch_triplet(arch);
+  if (multiarch && !triplet.empty()) {
+    return {"/lib/" + std::string(triplet), "/usr/lib/" + std::string(triplet), "/lib", "/usr/lib"};
+  }
+  return {"/lib64", "/usr/lib64"};
+}
+
+std::string_view to_string(ResolvedVia via) {
+  switch (via) {
+    case ResolvedVia::ld_preload: return "LD_PRELOAD";
+    case ResolvedVia::ld_library_path: return "LD_LIBRARY_PATH";
+    case ResolvedVia::ld_so_cache: return "ld.so.cache";
+    case ResolvedVia::default_dirs: return "default";
+    case ResolvedVia::none: return "none";
+  }
+  return "none";
+}
+
+Resolution predict_library(Host& host, const SearchInputs& inputs, std::string_view soname, std::string_view stem) {
+  Resolution out;
+  // 1. An object LD_PRELOAD mapped answers to its soname (_dl_name_match_p): a preloaded
+  // libcuda.so.<anything> is what dlopen("libcuda.so.1") returns.
+  for (const std::string& entry : inputs.preload) {
+    if (entry.find('/') != std::string::npos && base_name(entry).starts_with(stem)) {
+      LibraryFile file = inspect_library_file(host, entry, stem, true, inputs.arch);
+      if (file.exists && file.elf != ElfCheck::foreign && file.elf != ElfCheck::not_elf) {
+        out.via = ResolvedVia::ld_preload;
+        out.file = std::move(file);
+        return out;
+      }
+    }
+  }
+  // 2. LD_LIBRARY_PATH, in order. glibc also tries each folder's glibc-hwcaps/ and legacy
+  // platform subfolders first; driver libraries are never installed there.
+  for (const std::string& entry : inputs.library_path) {
+    if (!unpredictable_entry_reason(entry).empty()) {
+      out.unchecked.push_back(entry);
+      continue;
+    }
+    if (auto file = usable_in(host, inputs, entry, soname, stem)) {
+      out.via = ResolvedVia::ld_library_path;
+      out.file = std::move(file);
+      return out;
+    }
+  }
+  // 3. ld.so.cache: only the first entry for this architecture counts; when its file is gone
+  // (a stale cache) the loader goes on to the default folders.
+  if (!inputs.cache_problem.empty()) {
+    out.unknown_reason = "/etc/ld.so.cache could not be read: " + inputs.cache_problem;
+    return out;
+  }
+  if (inputs.cache) {
+    if (const LdCacheEntry* entry = ld_cache_lookup(*inputs.cache, soname, inputs.arch)) {
+      std::string_view value = entry->value;
+      std::size_t slash = value.rfind('/');
+      if (slash != std::string_view::npos && base_name(value) == soname) {
+        if (auto file = usable_in(host, inputs, value.substr(0, slash), soname, stem)) {
+          out.via = ResolvedVia::ld_so_cache;
+          out.file = std::move(file);
+          return out;
+        }
+      } else if (host.stat(value)) {
+        out.via = ResolvedVia::ld_so_cache;
+        out.file = inspect_library_file(host, std::string(value), stem, true, inputs.arch);
+        return out;
+      }
+    }
+  }
+  // 4. The loader's built-in folders.
+  for (const std::string& dir : inputs.default_dirs) {
+    if (auto file = usable_in(host, inputs, dir, soname, stem)) {
+      out.via = ResolvedVia::default_dirs;
+      out.file = std::move(file);
+      return out;
+    }
+  }
+  if (!out.unchecked.empty()) {
+    out.unknown_reason = "not found in the folders checked, but LD_LIBRARY_PATH has entries that cannot be "
+                         "checked from outside the program";
+  }
+  return out;
+}
+
+}  // namespace gd

@@ -1,0 +1,208 @@
+#include "probes/shared/nvidia_gpu_info.hpp"
+
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <span>
+
+namespace gd {
+namespace {
+
+constexpr std::string_view k_params_path = "/proc/driver/nvidia/params";
+constexpr std::string_view k_gpus_dir = "/proc/driver/nvidia/gpus";
+constexpr std::size_t k_max_proc_file = 64 * 1024;
+// NV_MAX_DEVICES is 32 in the open module (nv.h); more entries than this are not GPUs.
+constexpr std::size_t k_max_gpus = 64;
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+/// Calls `each(key, value)` for every "Key: value" line (split at the first ':').
+template <typename Each>
+void for_each_key_value(std::string_view text, Each each) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      continue;
+    }
+    each(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+  }
+}
+
+std::optional<std::int64_t> to_int(std::string_view text) {
+  std::int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace
+
+std::optional<GpuInformation> parse_gpu_information(std::string_view text) {
+  GpuInformation info;
+  bool known = false;
+  // nv-procfs.c: "Model: \t\t %s", "GPU UUID: \t %s", "Bus Location: \t %04x:%02x:%02x.%x", "Device Minor: \t %u",
+  // "GPU Firmware: \t %s" (missing, or "N/A", when there is no running firmware version),
+  // "GPU Excluded:\t %s".
+  for_each_key_value(text, [&](std::string_view key, std::string_view value) {
+    if (key == "Model") {
+      info.model = std::string(value);
+      known = true;
+    } else if (key == "GPU UUID") {
+      info.uuid = std::string(value);
+      known = true;
+    } else if (key == "Bus Location") {
+      info.bus_location = std::string(value);
+      known = true;
+    } else if (key == "Device Minor") {
+      if (auto minor = to_int(value); minor && *minor >= 0 && *minor < 256) {
+        info.device_minor = static_cast<int>(*minor);
+      }
+      known = true;
+    } else if (key == "GPU Firmware") {
+      // "N/A": firmware was requested but the GPU reports no running firmware version (not
+      // initialised, or GSP failed to boot) (src/nvidia/arch/nvalloc/unix/src/osapi.c
+      // rm_get_firmware_version, 580; osinit.c RmGetFirmwareVersion, 595).
+      if (value != "N/A") {
+        info.gpu_firmware = std::string(value);
+      }
+      known = true;
+    } else if (key == "GPU Excluded") {
+      if (value == "Yes") {
+        info.excluded = true;
+      } else if (value == "No") {
+        info.excluded = false;
+      }
+      known = true;
+    }
+  });
+  if (!known) {
+    return std::nullopt;
+  }
+  return info;
+}
+
+std::map<std::string, std::string, std::less<>> parse_nvidia_params(std::string_view text) {
+  // nv-procfs.c nv_procfs_read_params(): "%s: %u" for the numeric parameters, then
+  // RegistryDwords, RmMsg, ExcludedGpus, ... as "%s: \"%s\"". Quotes are taken off.
+  std::map<std::string, std::string, std::less<>> out;
+  for_each_key_value(text, [&](std::string_view key, std::string_view value) {
+    if (key.empty()) {
+      return;
+    }
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    out.insert_or_assign(std::string(key), std::string(value));
+  });
+  return out;
+}
+
+void record_nvidia_params(Host& host, FactSet& facts) {
+  const std::string source(k_params_path);
+  constexpr std::string_view k_fact = "kmod.nvidia.params.enable_gpu_firmware";
+  auto text = host.read_file(k_params_path, k_max_proc_file);
+  if (!text) {
+    if (text.error().code == ENOENT) {
+      facts.set_absent(k_fact, source, "the nvidia module is not loaded");
+    } else {
+      facts.set_unknown(k_fact, unreadable_reason(text.error(), host), source);
+    }
+    return;
+  }
+  auto params = parse_nvidia_params(*text);
+  auto it = params.find("EnableGpuFirmware");
+  if (it == params.end()) {
+    // Drivers before GSP firmware (R510) have no such parameter.
+    facts.set_absent(k_fact, source, "no EnableGpuFirmware line (driver without GSP firmware support)");
+    return;
+  }
+  if (auto value = to_int(it->second)) {
+    facts.set(k_fact, *value, source);
+  } else {
+    facts.set_unknown(k_fact, "unrecognised value '" + it->second + "'", source);
+  }
+}
+
+void record_gpu_information(Host& host, FactSet& facts) {
+  const std::string source = std::string(k_gpus_dir) + "/*/information";
+  constexpr std::array<std::string_view, 6> k_facts = {
+      "kmod.nvidia.gpu_count",     "kmod.nvidia.gpus",          "kmod.nvidia.gpu_firmware_versions",
+      "kmod.nvidia.device_minors", "kmod.nvidia.excluded_gpus", "kmod.nvidia.gpu_firmware_missing",
+  };
+  auto names = host.list_dir(k_gpus_dir);
+  if (!names) {
+    for (std::string_view fact : k_facts) {
+      if (names.error().code == ENOENT) {
+        facts.set_absent(fact, source, "no /proc/driver/nvidia/gpus: the nvidia module is not loaded");
+      } else {
+        facts.set_unknown(fact, unreadable_reason(names.error(), host), source);
+      }
+    }
+    return;
+  }
+  std::vector<std::string> gpus, firmware, minors, excluded, firmware_missing;
+  std::int64_t count = 0;
+  std::string unreadable;
+  for (const std::string& name : *names) {
+    if (static_cast<std::size_t>(count) >= k_max_gpus) {
+      break;
+    }
+    ++count;
+    std::string path = std::string(k_gpus_dir) + "/" + name + "/information";
+    auto text = host.read_file(path, k_max_proc_file);
+    if (!text) {
+      unreadable = path + ": " + unreadable_reason(text.error(), host);
+      continue;
+    }
+    auto info = parse_gpu_information(*text);
+    if (!info) {
+      unreadable = path + ": unrecognised content";
+      continue;
+    }
+    std::string bus = info->bus_location.empty() ? name : info->bus_location;
+    gpus.push_back(bus + " " + (info->model.empty() ? std::string("(no model)") : info->model));
+    if (!info->gpu_firmware.empty()) {
+      firmware.push_back(info->gpu_firmware);
+    } else {
+      firmware_missing.push_back(bus);
+    }
+    if (info->device_minor) {
+      minors.push_back(std::to_string(*info->device_minor));
+    }
+    if (info->excluded == true) {
+      excluded.push_back(bus);
+    }
+  }
+  facts.set("kmod.nvidia.gpu_count", count, source);
+  if (!unreadable.empty()) {
+    // Lists built from part of the GPUs would mislead: say which file failed.
+    for (std::string_view fact : std::span(k_facts).subspan(1)) {
+      facts.set_unknown(fact, unreadable, source);
+    }
+    return;
+  }
+  facts.set("kmod.nvidia.gpus", gpus, source);
+  facts.set("kmod.nvidia.gpu_firmware_versions", firmware, source);
+  facts.set("kmod.nvidia.device_minors", minors, source);
+  facts.set("kmod.nvidia.excluded_gpus", excluded, source);
+  facts.set("kmod.nvidia.gpu_firmware_missing", firmware_missing, source);
+}
+
+}  // namespace gd

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Writes what gpudoctor prints for every captured host into OUT_DIR: the text report, the -v
+# report and the --json --no-capture report, for each
+# tests/hosts/*.capture.json and for every extra capture given (a rule host case composed with
+# GD_RULE_HOST_DUMP, say). What is measured during the replay itself is blanked (run.duration_ms,
+# and the fat-binary scan's time: the replay scans the captured bytes again). Two such folders
+# made before and after a refactor must be identical:
+#   bash tests/hosts/replay_reports.sh build/gpudoctor /tmp/before [/tmp/composed/*.capture.json]
+#   ... change the code, rebuild ...
+#   bash tests/hosts/replay_reports.sh build/gpudoctor /tmp/after  [...] && diff -r /tmp/before /tmp/after
+set -euo pipefail
+gd=$1
+out=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+blank() {
+  python3 -c '
+import json, re, sys
+text = sys.stdin.read()
+text = re.sub(r"\(read in [0-9]+ ms\)", "(read in N ms)", text)
+try:
+    report = json.loads(text)
+except ValueError:
+    sys.stdout.write(re.sub(r"(torch\.fatbin_scan_ms = )[0-9]+", r"\1N", text))
+    sys.exit(0)
+report.get("run", {})["duration_ms"] = 0
+fact = report.get("facts", {}).get("torch.fatbin_scan_ms", {})
+if "value" in fact:
+    fact["value"] = 0
+json.dump(report, sys.stdout, indent=1, sort_keys=True)
+'
+}
+for capture in "$here"/*.capture.json "$@"; do
+  name=$(basename "$capture" .capture.json)
+  "$gd" replay "$capture" --color never 2>&1 | blank >"$out/$name.txt" || true
+  "$gd" replay "$capture" --color never -v 2>&1 | blank >"$out/$name.verbose.txt" || true
+  "$gd" replay "$capture" --json --no-capture 2>&1 | blank >"$out/$name.json" || true
+done
+echo "$(ls "$out" | wc -l) reports in $out"

@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include "core/fact_catalog.hpp"
+#include "probes/cross_checks/driver_consistency.hpp"
+#include "sys/replay_host.hpp"
+
+using gd::FactSet;
+using gd::FactState;
+
+namespace {
+
+using Names = std::vector<std::string>;
+
+FactSet module_loaded(const std::string& version) {
+  FactSet facts;
+  facts.set("kmod.nvidia.version", version);
+  return facts;
+}
+
+void run(FactSet& facts) {
+  gd::ReplayHost host(gd::Capture{});
+  gd::probe_driver_consistency(host, gd::ProbeOptions{}, facts);
+}
+
+}  // namespace
+
+TEST_CASE("library version from its file name", "[probes][driver_consistency]") {
+  CHECK(gd::library_version_from_path("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04") == "580.159.04");
+  CHECK(gd::library_version_from_path("libnvidia-ml.so.575.57") == "575.57");
+  CHECK_FALSE(gd::library_version_from_path("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+  CHECK_FALSE(gd::library_version_from_path("/usr/lib/libcuda.so"));
+  CHECK_FALSE(gd::library_version_from_path("/usr/lib/libcuda.so.580.x"));
+}
+
+TEST_CASE("consistency: the helper loaded the module's own release", "[probes][driver_consistency]") {
+  FactSet facts = module_loaded("580.159.04");
+  facts.set("cuda.libcuda.path", std::string("/usr/local/nvidia/lib64/libcuda.so.580.159.04"));
+  facts.set("nvml.path", std::string("/usr/local/nvidia/lib64/libnvidia-ml.so.580.159.04"));
+  run(facts);
+  CHECK(std::get<Names>(facts.find("kmod.nvidia.userspace_mismatch")->value).empty());
+}
+
+TEST_CASE("consistency: libraries upgraded, module not reloaded", "[probes][driver_consistency]") {
+  FactSet facts = module_loaded("570.124.06");
+  facts.set("cuda.libcuda.path", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"));
+  facts.set("nvml.path", std::string("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.580.159.04"));
+  run(facts);
+  CHECK(std::get<Names>(facts.find("kmod.nvidia.userspace_mismatch")->value) ==
+        Names{"libcuda 580.159.04 (/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04)",
+              "libnvidia-ml 580.159.04 (/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.580.159.04)"});
+}
+
+TEST_CASE("consistency: forward-compatibility libcuda is not a mismatch", "[probes][driver_consistency]") {
+  FactSet facts = module_loaded("580.159.04");
+  facts.set("cuda.libcuda.path", std::string("/usr/local/cuda-13.0/compat/libcuda.so.580.95.05"));
+  facts.set("nvml.path", std::string("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.580.159.04"));
+  run(facts);
+  CHECK(std::get<Names>(facts.find("kmod.nvidia.userspace_mismatch")->value).empty());
+}
+
+TEST_CASE("consistency: without the helper, the loader's prediction is used", "[probes][driver_consistency]") {
+  FactSet facts = module_loaded("570.124.06");
+  // Facts of the libraries probe (declared by its catalogue section); only read here.
+  if (gd::find_fact_spec("lib.libcuda.resolved_version")) {
+    facts.set("lib.libcuda.resolved_version", std::string("580.159.04"));
+    run(facts);
+    CHECK(std::get<Names>(facts.find("kmod.nvidia.userspace_mismatch")->value) == Names{"libcuda 580.159.04"});
+  }
+}
+
+TEST_CASE("consistency: module not loaded, or nothing known of user space", "[probes][driver_consistency]") {
+  FactSet none;
+  none.set_absent("kmod.nvidia.version");
+  run(none);
+  CHECK(none.find("kmod.nvidia.userspace_mismatch")->state == FactState::absent);
+
+  FactSet unknown = module_loaded("580.159.04");
+  run(unknown);
+  CHECK(unknown.find("kmod.nvidia.userspace_mismatch")->state == FactState::unknown);
+}
+
+TEST_CASE("consistency: the predicted libcuda against the one the helper mapped", "[probes][driver_consistency]") {
+  SECTION("the same file") {
+    FactSet facts = module_loaded("580.159.04");
+    facts.set("lib.libcuda.resolved_real", std::string("/usr/local/nvidia/lib64/libcuda.so.580.159.04"));
+    facts.set("cuda.libcuda.path", std::string("/usr/local/nvidia/lib64/libcuda.so.580.159.04"));
+    run(facts);
+    CHECK(facts.get_bool("lib.libcuda.matches_loaded") == true);
+  }
+  SECTION("another file: something the prediction does not model chose it") {
+    FactSet facts = module_loaded("580.159.04");
+    facts.set("lib.libcuda.resolved_real", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"));
+    facts.set("cuda.libcuda.path", std::string("/usr/local/cuda-13.0/compat/libcuda.so.580.95.05"));
+    run(facts);
+    CHECK(facts.get_bool("lib.libcuda.matches_loaded") == false);
+  }
+  SECTION("no helper run: unknown, not false") {
+    FactSet facts = module_loaded("580.159.04");
+    facts.set("lib.libcuda.resolved_real", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"));
+    run(facts);
+    const gd::Fact* fact = facts.find("lib.libcuda.matches_loaded");
+    REQUIRE(fact != nullptr);
+    CHECK(fact->state == FactState::unknown);
+  }
+}

@@ -1,0 +1,160 @@
+// torch's GPU code against the GPUs, its CUDA against the driver's, the toolkit against both.
+
+#include <catch2/catch.hpp>
+
+#include "fact_access.hpp"
+#include "probes/cross_checks/ml_consistency.hpp"
+#include "sys/real_host.hpp"
+
+using gd::FactSet;
+using gd::FactState;
+using gd::test::list_of;
+using gd::test::state_of;
+using Names = std::vector<std::string>;
+
+namespace {
+
+FactSet run(FactSet facts) {
+  gd::ProbeOptions options;
+  gd::RealHost unused("/nonexistent", {});  // the probe reads facts only
+  gd::probe_ml_consistency(unused, options, facts);
+  return facts;
+}
+
+/// One GPU as CUDA reported it, a driver of CUDA `driver_cuda`, and torch with `sass` + `ptx`.
+FactSet host(const std::string& gpu, const std::string& cc, const std::string& driver_cuda, const std::string& torch_cuda,
+             Names sass, Names ptx) {
+  FactSet facts;
+  facts.set("cuda.device.0.name", gpu);
+  facts.set("cuda.device.0.compute_capability", cc);
+  facts.set("cuda.driver_version.text", driver_cuda);
+  facts.set("kmod.nvidia.version", std::string("580.159.04"));
+  facts.set("torch.installed", true);
+  facts.set("torch.cpu_only", false);
+  facts.set("torch.cuda", torch_cuda);
+  facts.set("torch.sass", sass);
+  facts.set("torch.ptx", ptx);
+  facts.set_absent("wheels.jax_cuda_major");
+  facts.set_absent("wheels.cupy_cuda_major");
+  facts.set_absent("toolkit.build.version");
+  return facts;
+}
+
+const Names k_cu124_sass = {"sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"};
+
+}  // namespace
+
+TEST_CASE("which compiled code runs on which GPU", "[ml]") {
+  auto runs = [](const char* target, int major, int minor) {
+    auto parsed = gd::parse_gpu_target(target);
+    REQUIRE(parsed);
+    return gd::target_runs_on(*parsed, major, minor);
+  };
+  CHECK(runs("sm_80", 8, 6));        // same major, lower minor: binary compatible
+  CHECK_FALSE(runs("sm_86", 8, 0));  // never upwards in minor
+  CHECK_FALSE(runs("sm_90", 12, 0));  // never across majors
+  CHECK(runs("sm_90a", 9, 0));
+  CHECK_FALSE(runs("sm_100a", 10, 3));  // 'a' code only on that exact GPU
+  CHECK(runs("sm_100f", 10, 3));        // 'f' code on later members of the family
+  CHECK(runs("compute_90", 12, 0));     // PTX is compiled by the driver for newer GPUs
+  CHECK_FALSE(runs("compute_120", 9, 0));
+  CHECK_FALSE(gd::parse_gpu_target("sm_"));
+  CHECK_FALSE(gd::parse_gpu_target("gfx90a"));
+}
+
+TEST_CASE("torch's wheel index for a GPU", "[ml]") {
+  CHECK(gd::torch_index_for(12, 0, 12) == "https://download.pytorch.org/whl/cu128");
+  CHECK(gd::torch_index_for(12, 0, 13) == "https://download.pytorch.org/whl/cu130");
+  CHECK(gd::torch_index_for(6, 1, 13) == "https://download.pytorch.org/whl/cu126");  // Pascal
+  CHECK(gd::torch_index_for(7, 0, 12) == "https://download.pytorch.org/whl/cu126");  // Volta
+}
+
+TEST_CASE("an RTX 5090 with torch 2.6.0+cu124 has no kernels; with a cu128 build it has", "[ml]") {
+  FactSet old = run(host("NVIDIA GeForce RTX 5090", "12.0", "12.8", "12.4", k_cu124_sass, {}));
+  CHECK(list_of(old, "ml.gpus_without_torch_kernels") == Names{"GPU 0 NVIDIA GeForce RTX 5090 (sm_120)"});
+  CHECK(old.get_string("ml.torch_index") == "https://download.pytorch.org/whl/cu128");
+  CHECK(old.get_bool("ml.torch_cuda_major_above_driver") == false);
+  CHECK(old.get_bool("ml.torch_cuda_minor_above_driver") == false);
+
+  FactSet fixed = run(host("NVIDIA GeForce RTX 5090", "12.0", "12.8", "12.8",
+                           {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}, {}));
+  CHECK(list_of(fixed, "ml.gpus_without_torch_kernels").empty());
+  CHECK(state_of(fixed, "ml.torch_index") == FactState::absent);
+
+  // PTX of an older target is enough: the driver compiles it when the program loads.
+  FactSet ptx = run(host("NVIDIA GeForce RTX 5090", "12.0", "12.8", "12.4", k_cu124_sass, {"compute_90"}));
+  CHECK(list_of(ptx, "ml.gpus_without_torch_kernels").empty());
+}
+
+TEST_CASE("the PCI table's compute capability stands in when CUDA could not tell", "[ml]") {
+  FactSet facts = host("x", "9.0", "13.0", "13.0", {"sm_90"}, {});
+  facts.set_unknown("cuda.device.0.compute_capability", "cuInit failed");
+  FactSet pci;
+  for (const auto& [name, fact] : facts.all()) {
+    if (!name.starts_with("cuda.device.")) pci.put(fact);
+  }
+  pci.set("pci.gpu.0.compute_capability", std::string("6.1"));
+  pci.set("pci.gpu.0.chip", std::string("GP104"));
+  FactSet out = run(pci);
+  CHECK(list_of(out, "ml.gpus_without_torch_kernels") == Names{"GPU 0 GP104 (sm_61)"});
+  CHECK(out.get_string("ml.torch_index") == "https://download.pytorch.org/whl/cu126");
+}
+
+TEST_CASE("torch's CUDA against the driver's", "[ml]") {
+  FactSet major = run(host("NVIDIA H200", "9.0", "12.8", "13.0", {"sm_90"}, {}));
+  CHECK(major.get_bool("ml.torch_cuda_major_above_driver") == true);
+  CHECK(major.get_bool("ml.torch_cuda_minor_above_driver") == false);
+  FactSet minor = run(host("NVIDIA H200", "9.0", "12.4", "12.8", {"sm_90"}, {}));
+  CHECK(minor.get_bool("ml.torch_cuda_minor_above_driver") == true);
+  CHECK(minor.get_string("ml.driver_cuda") == "12.4");
+  FactSet same = run(host("NVIDIA H200", "9.0", "13.0", "13.0", {"sm_90"}, {}));
+  CHECK(same.get_bool("ml.torch_cuda_major_above_driver") == false);
+  CHECK(same.get_bool("ml.torch_cuda_minor_above_driver") == false);
+}
+
+TEST_CASE("without the helper, the module's branch gives the driver's CUDA", "[ml]") {
+  FactSet facts = host("NVIDIA H200", "9.0", "13.0", "13.0", {"sm_90"}, {});
+  facts.set_unknown("cuda.driver_version.text", "not checked (--no-cuda)");
+  facts.set("container.driver_cuda_version", std::string("12.8"));
+  FactSet out = run(facts);
+  CHECK(out.get_string("ml.driver_cuda") == "12.8");
+  CHECK(out.get_bool("ml.torch_cuda_major_above_driver") == true);
+}
+
+TEST_CASE("the toolkit against torch and the driver; jax and cupy against the driver", "[ml]") {
+  FactSet facts = host("NVIDIA H200", "9.0", "12.8", "12.8", {"sm_90"}, {});
+  facts.set("toolkit.build.version", std::string("13.0.88"));
+  facts.set("wheels.jax_cuda_major", std::int64_t{13});
+  facts.set("wheels.cupy_cuda_major", std::int64_t{12});
+  FactSet out = run(facts);
+  CHECK(out.get_string("ml.nvcc_vs_torch") == "major-differs");
+  CHECK(out.get_bool("ml.toolkit_above_driver") == true);
+  CHECK(list_of(out, "ml.frameworks_above_driver") == Names{"jax built for CUDA 13"});
+
+  facts.set("toolkit.build.version", std::string("12.6.85"));
+  CHECK(run(facts).get_string("ml.nvcc_vs_torch") == "minor-differs");
+  CHECK(run(facts).get_bool("ml.toolkit_above_driver") == false);
+  facts.set("toolkit.build.version", std::string("12.8.93"));
+  CHECK(run(facts).get_string("ml.nvcc_vs_torch") == "same");
+}
+
+TEST_CASE("no torch, a CPU torch, unknown architectures: absent or unknown, never a false finding", "[ml]") {
+  FactSet none;
+  none.set("torch.installed", false);
+  none.set_absent("torch.cuda");
+  none.set_absent("toolkit.build.version");
+  none.set_absent("kmod.nvidia.version");
+  FactSet out = run(none);
+  CHECK(state_of(out, "ml.gpus_without_torch_kernels") == FactState::absent);
+  CHECK(state_of(out, "ml.torch_cuda_major_above_driver") == FactState::absent);
+  CHECK(state_of(out, "ml.driver_cuda") == FactState::absent);
+
+  FactSet cpu = host("NVIDIA H200", "9.0", "13.0", "13.0", {}, {});
+  cpu.set("torch.cpu_only", true);
+  cpu.set_absent("torch.cuda");
+  CHECK(state_of(run(cpu), "ml.gpus_without_torch_kernels") == FactState::absent);
+
+  FactSet unknown = host("NVIDIA H200", "9.0", "13.0", "13.0", {}, {});
+  unknown.set_unknown("torch.sass", "corrupt: size past the section");
+  CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels") == FactState::unknown);
+}

@@ -1,0 +1,69 @@
+#include <catch2/catch.hpp>
+#include <cerrno>
+
+#include "probes/driver/secure_boot.hpp"
+#include "sys/replay_host.hpp"
+
+using gd::Capture;
+using gd::FactSet;
+using gd::FactState;
+
+namespace {
+
+constexpr const char* k_var = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+// Attributes NON_VOLATILE|BOOTSERVICE_ACCESS|RUNTIME_ACCESS = 0x06 (little endian), then the value.
+const std::string k_on("\x06\x00\x00\x00\x01", 5);
+const std::string k_off("\x06\x00\x00\x00\x00", 5);
+
+FactSet run(Capture capture) {
+  gd::ReplayHost host(std::move(capture));
+  FactSet facts;
+  gd::record_secure_boot(host, facts);
+  return facts;
+}
+
+}  // namespace
+
+TEST_CASE("secure boot variable content", "[probes][secure_boot]") {
+  CHECK(gd::parse_secure_boot_variable(k_on) == true);
+  CHECK(gd::parse_secure_boot_variable(k_off) == false);
+  CHECK_FALSE(gd::parse_secure_boot_variable(std::string("\x06\x00\x00\x00", 4)));
+  CHECK_FALSE(gd::parse_secure_boot_variable(std::string("\x06\x00\x00\x00\x02", 5)));
+  CHECK_FALSE(gd::parse_secure_boot_variable("1\n"));
+}
+
+TEST_CASE("secure boot probe: on and off", "[probes][secure_boot]") {
+  Capture on;
+  on.paths[k_var].read = k_on;
+  CHECK(run(std::move(on)).get_bool("secureboot.enabled") == true);
+  Capture off;
+  off.paths[k_var].read = k_off;
+  CHECK(run(std::move(off)).get_bool("secureboot.enabled") == false);
+}
+
+TEST_CASE("secure boot probe: not an EFI boot is absent", "[probes][secure_boot]") {
+  FactSet facts = run(Capture{});
+  CHECK(facts.find("secureboot.enabled")->state == FactState::absent);
+}
+
+TEST_CASE("secure boot probe: EFI without the variable, or without efivarfs", "[probes][secure_boot]") {
+  Capture no_support;
+  no_support.paths["/sys/firmware/efi/efivars/BootOrder-8be4df61-93ca-11d2-aa0d-00e098032b8c"].read =
+      std::string(6, '\0');
+  CHECK(run(std::move(no_support)).get_bool("secureboot.enabled") == false);
+
+  Capture not_mounted;
+  not_mounted.paths["/sys/firmware/efi/systab"].read = std::string("ACPI20=0x7f7e6014\n");
+  FactSet facts = run(std::move(not_mounted));
+  CHECK(facts.find("secureboot.enabled")->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.enabled")->reason, Catch::Contains("efivarfs"));
+}
+
+TEST_CASE("secure boot probe: unreadable is unknown", "[probes][secure_boot]") {
+  Capture capture;
+  capture.identity = gd::Identity{1000, 1000, {}};
+  capture.paths[k_var].read = std::unexpected(gd::IoError{EACCES});
+  FactSet facts = run(std::move(capture));
+  CHECK(facts.find("secureboot.enabled")->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.enabled")->reason, Catch::Contains("needs root"));
+}

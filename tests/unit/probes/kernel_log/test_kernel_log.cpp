@@ -1,0 +1,195 @@
+// The kernel-log probe through the Host layer: /dev/kmsg captured as a read of "/dev/kmsg",
+// restricted dmesg as an ordinary user, the syslog fallbacks, a huge sparse kern.log read only
+// at its end (RealHost --root on a temp tree), and the healthy H200 capture (no kernel log).
+
+#include "probes/kernel_log/kernel_log.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "host_captures.hpp"
+#include "sys/capture.hpp"
+#include "sys/real_host.hpp"
+#include "sys/recording_host.hpp"
+#include "sys/replay_host.hpp"
+#include "temp_tree.hpp"
+
+using gd::Capture;
+using gd::FactSet;
+using gd::FactState;
+using gd::IoError;
+using Lines = std::vector<std::string>;
+
+namespace {
+
+FactSet probe(Capture capture, FactSet facts = {}) {
+  gd::ReplayHost host(std::move(capture));
+  gd::probe_kernel_log(host, {}, facts);
+  return facts;
+}
+
+Lines list(const FactSet& facts, std::string_view name) {
+  const gd::Fact* fact = facts.find(name);
+  REQUIRE(fact);
+  REQUIRE(fact->state == FactState::present);
+  return std::get<Lines>(fact->value);
+}
+
+std::string reason(const FactSet& facts, std::string_view name) {
+  const gd::Fact* fact = facts.find(name);
+  REQUIRE(fact);
+  REQUIRE(fact->state == FactState::unknown);
+  return fact->reason;
+}
+
+// /dev/kmsg of a host whose GPU fell off the bus after the driver loaded.
+const std::string k_kmsg =
+    "0,0,0,-;Linux version 6.8.0-49-generic (buildd@lcy02-amd64-103) (x86_64-linux-gnu-gcc-13 (Ubuntu 13.2.0-23ubuntu4) "
+    "13.2.0) #49-Ubuntu SMP PREEMPT_DYNAMIC\n"
+    "4,812,5214811,-;nvidia: loading out-of-tree module taints kernel.\n"
+    "6,840,5339517,-;NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build\n"
+    " SUBSYSTEM=pci\n"
+    " DEVICE=+pci:0000:01:00.0\n"
+    "4,2210,8821351512,-;NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+    "3,2211,8821351530,-;NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.\n";
+
+// The same story in an Ubuntu kern.log, after an older boot that had its own Xid.
+const std::string k_kern_log =
+    "Nov 28 09:00:01 gpu1 kernel: [    0.000000] Linux version 6.8.0-48-generic (buildd@lcy02-amd64-103) #48-Ubuntu\n"
+    "Nov 28 10:13:44 gpu1 kernel: [ 4402.113201] NVRM: Xid (PCI:0000:01:00): 48, pid=2211, name=python3, An "
+    "uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at partition 0, subpartition 1.\n"
+    "Nov 29 20:40:01 gpu1 kernel: [    0.000000] Linux version 6.8.0-49-generic (buildd@lcy02-amd64-103) #49-Ubuntu\n"
+    "Nov 29 20:40:09 gpu1 kernel: [    8.114023] NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.65.06\n"
+    "Nov 29 20:43:01 gpu1 systemd[1]: Started session-3.scope - Session 3 of User ubuntu.\n"
+    "Nov 29 20:43:01 gpu1 kernel: [  180.345678] NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, "
+    "GPU has fallen off the bus.\n";
+
+}  // namespace
+
+TEST_CASE("kernel log probe: /dev/kmsg is read first", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = k_kmsg;
+  FactSet facts = probe(c);
+  CHECK(facts.get_bool("klog.readable") == true);
+  CHECK(facts.get_string("klog.source") == "/dev/kmsg");
+  CHECK(facts.get_int("klog.lines") == 5);
+  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  CHECK(list(facts, "klog.xids") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
+  CHECK(facts.get_bool("klog.fallen_off_bus") == true);
+  CHECK(list(facts, "klog.fallen_off_bus_gpus") == Lines{"0000:01:00.0"});
+  CHECK(facts.get_bool("klog.gsp_timeout") == false);
+  CHECK(list(facts, "klog.rm_init_adapter").empty());
+  CHECK(facts.find("klog.api_mismatch_message")->state == FactState::absent);
+  CHECK(facts.find("klog.xids")->source == "/dev/kmsg");
+}
+
+TEST_CASE("kernel log probe: restricted dmesg as an ordinary user is unknown, needs root", "[probes][kernel_log]") {
+  Capture c;
+  c.identity = gd::Identity{1000, 1000, {}};
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{EPERM});
+  c.paths["/proc/sys/kernel/dmesg_restrict"].read = std::string("1\n");
+  FactSet facts = probe(c);
+  std::string why = reason(facts, "klog.readable");
+  CHECK(why.starts_with("needs root: /dev/kmsg EPERM (kernel.dmesg_restrict = 1)"));
+  CHECK_THAT(why, Catch::Contains("/var/log/kern.log ENOENT"));
+  // Every kernel-log fact is unknown for the same reason: unread is not clean.
+  for (const char* name : {"klog.xid_codes", "klog.fallen_off_bus", "klog.api_mismatch", "klog.gpu_not_supported"}) {
+    CHECK(reason(facts, name) == why);
+  }
+}
+
+TEST_CASE("kernel log probe: falls back to kern.log, newest boot only", "[probes][kernel_log]") {
+  Capture c;
+  c.identity = gd::Identity{1000, 1000, {4}};
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{EPERM});
+  c.paths["/var/log/kern.log"].read = k_kern_log;
+  FactSet facts = probe(c);
+  CHECK(facts.get_bool("klog.readable") == true);
+  CHECK(facts.get_string("klog.source") == "/var/log/kern.log");
+  CHECK(facts.get_int("klog.lines") == 3);
+  // The Xid 48 of the day before belongs to an earlier boot.
+  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+}
+
+TEST_CASE("kernel log probe: /var/log/messages when there is no kern.log", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
+  c.paths["/var/log/messages"].read = std::string(
+      "Nov 29 20:43:02 rhel9 kernel: nvidia 0000:01:00.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin "
+      "failed with error -2\n"
+      "Nov 29 20:43:02 rhel9 kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x61:0x0:1851)\n");
+  FactSet facts = probe(c);
+  CHECK(facts.get_string("klog.source") == "/var/log/messages");
+  CHECK(list(facts, "klog.rm_init_adapter") == Lines{"0x61:0x0:1851"});
+  CHECK(list(facts, "klog.firmware_load_failures") == Lines{"nvidia/565.57.01/gsp_tu10x.bin -2"});
+}
+
+TEST_CASE("kernel log probe: nothing readable as root is unknown, not needs root", "[probes][kernel_log]") {
+  FactSet facts = probe(Capture{});
+  CHECK(reason(facts, "klog.readable") ==
+        "no kernel log readable: /dev/kmsg ENOENT, /var/log/kern.log ENOENT, /var/log/messages ENOENT, "
+        "/var/log/syslog ENOENT");
+}
+
+TEST_CASE("kernel log probe: an API mismatch counts only for the loaded module", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::string(
+      "3,1201,14523411,-;NVRM: API mismatch: the client 'nvidia-smi' (pid 2242)\\x0aNVRM: has the version 580.95.05, "
+      "but this kernel module has\\x0aNVRM: the version 580.65.06.  Please make sure that this\\x0aNVRM: kernel module "
+      "and all NVIDIA driver components\\x0aNVRM: have the same version.\n");
+  FactSet loaded_same;
+  loaded_same.set("kmod.nvidia.version", std::string("580.65.06"));
+  FactSet current = probe(c, loaded_same);
+  CHECK(current.get_bool("klog.api_mismatch") == true);
+  CHECK(current.get_string("klog.api_mismatch_message") ==
+        "API mismatch: the client 'nvidia-smi' (pid 2242) has the version 580.95.05, but this kernel module has the "
+        "version 580.65.06.");
+
+  // The module was reloaded since (now 580.95.05): the message is history.
+  FactSet reloaded;
+  reloaded.set("kmod.nvidia.version", std::string("580.95.05"));
+  CHECK(probe(c, reloaded).get_bool("klog.api_mismatch") == false);
+  // The module version could not be read: the message is taken at its word.
+  CHECK(probe(c).get_bool("klog.api_mismatch") == true);
+}
+
+TEST_CASE("kernel log probe: a 2 GB sparse kern.log is read only at its end", "[probes][kernel_log]") {
+  gd::test::TempTree tree;
+  tree.dir("/var/log");
+  const std::string tail =
+      "\nNov 29 20:43:01 gpu1 kernel: [  180.345678] NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', "
+      "name=<unknown>, GPU has fallen off the bus.\n";
+  const off_t size = off_t{2} * 1024 * 1024 * 1024;
+  int fd = ::open(tree.at("/var/log/kern.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::ftruncate(fd, size - static_cast<off_t>(tail.size())) == 0);
+  REQUIRE(::pwrite(fd, tail.data(), tail.size(), size - static_cast<off_t>(tail.size())) ==
+          static_cast<ssize_t>(tail.size()));
+  ::close(fd);
+
+  gd::RealHost real(tree.root(), {});
+  Capture seen;
+  gd::RecordingHost host(real, seen);
+  FactSet facts;
+  gd::probe_kernel_log(host, {}, facts);
+  CHECK(facts.get_string("klog.source") == "/var/log/kern.log");
+  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  // One read of the last 4 MiB, nothing before it.
+  const gd::CapturedPath& path = seen.paths.at("/var/log/kern.log");
+  CHECK_FALSE(path.read.has_value());
+  REQUIRE(path.ranges.size() == 1);
+  CHECK(path.ranges[0].offset == static_cast<std::uint64_t>(size) - 4 * 1024 * 1024);
+}
+
+TEST_CASE("kernel log probe: the healthy H200 container has no kernel log: unknown, not clean",
+          "[probes][kernel_log]") {
+  FactSet facts = probe(gd::test::host_capture("h200-container-580.159.04"));
+  CHECK(reason(facts, "klog.readable").starts_with("no kernel log readable: /dev/kmsg ENOENT"));
+  CHECK(facts.find("klog.xid_codes")->state == FactState::unknown);
+}

@@ -1,0 +1,109 @@
+#include <catch2/catch.hpp>
+
+#include "report/redact.hpp"
+
+#include "ldconfig_tree.hpp"
+#include "probes/libraries/ld_cache.hpp"
+#include "util/text_codec.hpp"
+
+TEST_CASE("--redact removes the host name, UUIDs and user names, and keeps the diagnosis", "[report][redact]") {
+  gd::FactSet facts;
+  facts.set("host.name", std::string("gpu-node-17.corp.example"));
+  gd::Redactor redactor = gd::Redactor::for_facts(facts);
+  CHECK(redactor.text("host gpu-node-17.corp.example, short gpu-node-17, not gpu-node-170") ==
+        "host <host>, short <host>, not gpu-node-170");
+  CHECK(redactor.text("GPU 0: GPU-48a35ae5-26cc-b221-0dfe-8d39c03f25ad ok") == "GPU 0: GPU-<uuid> ok");
+  CHECK(redactor.text("CUDA_VISIBLE_DEVICES=MIG-0a1b2c3d-4e5f-6789-abcd-ef0123456789") == "CUDA_VISIBLE_DEVICES=MIG-<uuid>");
+  CHECK(redactor.text("/home/alice/.venv/lib:/Users/bob/x") == "/home/<user>/.venv/lib:/Users/<user>/x");
+  // What diagnoses the host stays.
+  CHECK(redactor.text("/usr/local/nvidia/lib64/libcuda.so.580.159.04 GPU-not-a-uuid") ==
+        "/usr/local/nvidia/lib64/libcuda.so.580.159.04 GPU-not-a-uuid");
+}
+
+TEST_CASE("--redact in JSON: keys and values, and process names other than NVIDIA's daemons", "[report][redact]") {
+  gd::FactSet facts;
+  facts.set("host.name", std::string("dgx01"));
+  gd::Redactor redactor = gd::Redactor::for_facts(facts);
+  nlohmann::json j = {
+      {"facts", {{"host.name", {{"value", "dgx01"}}}}},
+      {"capture",
+       {{"uname", {{"nodename", "dgx01"}}},
+        {"paths",
+         {{"/home/carol/.local/lib", {{"list", {"x"}}}},
+          {"/proc/42/comm", {{"read", {{"lines", {"secret-trainer", ""}}}}}},
+          {"/proc/7/comm", {{"read", {{"lines", {"nvidia-persiste", ""}}}}}}}}}}};
+  redactor.json(j);
+  CHECK(j["facts"]["host.name"]["value"] == "<host>");
+  CHECK(j["capture"]["uname"]["nodename"] == "<host>");
+  CHECK(j["capture"]["paths"].contains("/home/<user>/.local/lib"));
+  CHECK(j["capture"]["paths"]["/proc/42/comm"]["read"]["lines"][0] == "<process>");
+  CHECK(j["capture"]["paths"]["/proc/7/comm"]["read"]["lines"][0] == "nvidia-persiste");
+  CHECK(j.dump().find("dgx01") == std::string::npos);
+  CHECK(j.dump().find("carol") == std::string::npos);
+}
+
+TEST_CASE("a short or generic host name is not redacted everywhere", "[report][redact]") {
+  gd::FactSet facts;
+  facts.set("host.name", std::string("localhost"));
+  CHECK(gd::Redactor::for_facts(facts).host_names.empty());
+}
+
+TEST_CASE("--redact removes GPU and USB serial numbers the kernel log prints", "[report][redact]") {
+  gd::Redactor redactor;
+  // Lines as NVRM writes them with an Xid 79 and as the USB core announces a device.
+  CHECK(redactor.text("6,1201,4254197854,-;NVRM: GPU Board Serial Number: 1653923026510") ==
+        "6,1201,4254197854,-;NVRM: GPU Board Serial Number: <serial>");
+  CHECK(redactor.text("NVRM: GPU 0000:5d:00.0: GPU serial number is 1653923026510.") ==
+        "NVRM: GPU 0000:5d:00.0: GPU serial number is <serial>.");
+  CHECK(redactor.text("NVRM: GPU 0000:2f:00.0: GPU serial number is PKWUQ0B9VFK0SG.\n") ==
+        "NVRM: GPU 0000:2f:00.0: GPU serial number is <serial>.\n");
+  CHECK(redactor.text("usb 1-1: SerialNumber: 0123ABCD-77") == "usb 1-1: SerialNumber: <serial>");
+  // The Xid line itself, which the kernel-log rules read, stays whole.
+  const std::string xid = "NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.";
+  CHECK(redactor.text(xid) == xid);
+  CHECK(redactor.text("the serial number: ") == "the serial number: ");
+}
+
+TEST_CASE("--redact on binary contents keeps their length and every offset", "[report][redact]") {
+  gd::FactSet facts;
+  facts.set("host.name", std::string("dgx01"));
+  gd::Redactor redactor = gd::Redactor::for_facts(facts);
+  const std::string uuid = "48a35ae5-26cc-b221-0dfe-8d39c03f25ad";
+  const std::string binary = std::string("\x01\x02/home/alice/lib/libcuda.so.1\0GPU-", 35) + uuid +
+                             std::string("\0dgx01\0\xff", 8);
+  const std::string redacted = redactor.bytes(binary);
+  CHECK(redacted.size() == binary.size());
+  CHECK(redacted == std::string("\x01\x02/home/xxxxx/lib/libcuda.so.1\0GPU-", 35) + std::string(36, 'x') +
+                        std::string("\0xxxxx\0\xff", 8));
+
+  // In a capture, binary files are base64: decoded, redacted and encoded again.
+  nlohmann::json j = {{"capture", {{"paths", {{"/etc/ld.so.cache", {{"read", {{"base64", gd::base64_encode(binary)}}}}}}}}}};
+  redactor.json(j);
+  auto decoded = gd::base64_decode(j["capture"]["paths"]["/etc/ld.so.cache"]["read"]["base64"].get<std::string>());
+  REQUIRE(decoded);
+  CHECK(*decoded == redacted);
+}
+
+TEST_CASE("--redact: a real ld.so.cache listing a home folder still parses, with the same entries", "[report][redact]") {
+  if (!gd::test::have_ldconfig()) {
+    WARN("skipped: no /sbin/ldconfig on this machine");
+    return;
+  }
+  gd::test::TempTree tree;
+  tree.file("/home/alice/driver/lib/libcuda.so.580.159.04", gd::test::elf_fixture("libcuda.x86_64.so"));
+  tree.file("/etc/ld.so.conf", "/home/alice/driver/lib\n");
+  REQUIRE(gd::test::run_ldconfig(tree) == 0);
+  const std::string cache = gd::test::tree_file(tree, "/etc/ld.so.cache");
+  auto before = gd::parse_ld_cache(cache);
+  REQUIRE(before);
+  REQUIRE_FALSE(before->entries.empty());
+
+  auto after = gd::parse_ld_cache(gd::Redactor{}.bytes(cache));
+  REQUIRE(after);
+  REQUIRE(after->entries.size() == before->entries.size());
+  for (std::size_t i = 0; i < after->entries.size(); ++i) {
+    CHECK(after->entries[i].key == before->entries[i].key);
+    CHECK(after->entries[i].value.find("alice") == std::string::npos);
+    CHECK(after->entries[i].value.starts_with("/home/xxxxx/driver/lib/"));
+  }
+}
