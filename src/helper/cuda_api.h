@@ -28,4 +28,23 @@ typedef CUresult (*cu_alloc_fn)(CUdeviceptr*, size_t); /* cuMemAlloc_v2 */
 typedef CUresult (*cu_free_fn)(CUdeviceptr);          /* cuMemFree_v2 */
 typedef CUresult (*cu_release_fn)(CUdevice);          /* cuDevicePrimaryCtxRelease(_v2) */
 
+/* The kernel proof: a PTX module JIT-compiled by the driver, one launch, a copy back. */
+typedef struct CUmod_st* CUmodule;
+typedef struct CUfunc_st* CUfunction;
+typedef struct CUstream_st* CUstream;
+typedef int CUjit_option;                             /* enum CUjit_option_enum */
+enum {
+  k_cu_jit_wall_time = 2,                             /* CU_JIT_WALL_TIME: float ms, output */
+  k_cu_jit_error_log_buffer = 5,                      /* CU_JIT_ERROR_LOG_BUFFER */
+  k_cu_jit_error_log_buffer_size = 6,                 /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */
+};
+/* cuModuleLoadDataEx(module, image, numOptions, options, optionValues) */
+typedef CUresult (*cu_module_load_ex_fn)(CUmodule*, const void*, unsigned int, CUjit_option*, void**);
+typedef CUresult (*cu_module_function_fn)(CUfunction*, CUmodule, const char*); /* cuModuleGetFunction */
+/* cuLaunchKernel(f, grid x/y/z, block x/y/z, sharedMemBytes, stream, kernelParams, extra) */
+typedef CUresult (*cu_launch_fn)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
+                                 unsigned int, unsigned int, CUstream, void**, void**);
+typedef CUresult (*cu_sync_fn)(void);                 /* cuCtxSynchronize */
+typedef CUresult (*cu_copy_dtoh_fn)(void*, CUdeviceptr, size_t); /* cuMemcpyDtoH_v2 */
+
 #endif

@@ -2,7 +2,7 @@
  *
  * Built against glibc 2.17 (the main gpudoctor binary is static musl and cannot dlopen a glibc
  * libcuda, GUIDE 5.1) and run by gpudoctor through the host's own loader:
- *   <ld.so> /proc/self/fd/N --reply-fd 3 [--libcuda PATH] [--libnvml PATH] [--only nvml]
+ *   <ld.so> /proc/self/fd/N --reply-fd 3 [--deadline-ms MS] [--libcuda PATH] [--libnvml PATH] [--only nvml]
  * It writes only to the reply fd (libcuda and NVML may print to stdout/stderr themselves), one
  * write(2) per line so that a hang or crash still leaves every line written before it.
  * Protocol v1 is described in docs/helper-protocol.md.
@@ -17,7 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda_part.h"
+#include "nvml_part.h"
 #include "reply.h"
+#include "tasks.h"
 
 static int parse_fd(const char* text) {
   char* end = NULL;
@@ -30,6 +33,7 @@ int main(int argc, char** argv) {
   const char* libcuda = "libcuda.so.1";
   const char* libnvml = "libnvidia-ml.so.1";
   int nvml_only = 0; /* --only nvml: a second look at NVML after CUDA hung or crashed */
+  long long deadline_us = 25000000; /* --deadline-ms: GPUs not proven by then are reported stuck */
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--reply-fd") == 0) {
       g_reply_fd = parse_fd(argv[i + 1]);
@@ -37,6 +41,10 @@ int main(int argc, char** argv) {
       libcuda = argv[i + 1];
     } else if (strcmp(argv[i], "--libnvml") == 0) {
       libnvml = argv[i + 1];
+    } else if (strcmp(argv[i], "--deadline-ms") == 0) {
+      int ms = parse_fd(argv[i + 1]);
+      if (ms < 0) return 2;
+      deadline_us = (long long)ms * 1000;
     } else if (strcmp(argv[i], "--only") == 0 && strcmp(argv[i + 1], "nvml") == 0) {
       nvml_only = 1;
     } else {
@@ -55,14 +63,32 @@ int main(int argc, char** argv) {
     }
   }
 
-  emit("gpudoctor-helper", "1");
-  if (!nvml_only) {
-    probe_cuda(libcuda);
+  /* The driver would write the JIT output of the proof kernel to ~/.nv/ComputeCache: gpudoctor
+   * writes nothing on the host, so the cache is off for this process (set before any thread). */
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+  tasks_install_crash_handler();
+
+  emit("gpudoctor-helper", "1.1");
+  /* NVML runs beside CUDA, in its own thread, also when CUDA fails: NVML working while CUDA
+   * fails is a signature. It starts once cuInit has returned: nvmlInit at the same time as
+   * cuInit makes cuInit about 10 ms slower on an H200 (bench/results/parallel-proof), while
+   * beside the GPUs' contexts and kernels it costs nothing. */
+  static struct gd_task nvml_task;
+  nvml_task.prefix = "nvml";
+  nvml_task.run = probe_nvml;
+  nvml_task.arg = (void*)libnvml;
+  nvml_task.index = -1;
+  if (nvml_only) {
+    task_start(&nvml_task);
+  } else {
+    probe_cuda(libcuda, deadline_us, &nvml_task);
   }
-  probe_nvml(libnvml); /* also after a CUDA failure: NVML working while CUDA fails is a signature */
+  stage("nvml-wait");
+  tasks_wait(&nvml_task, 1, deadline_us);
   stage("done");
-  emit("end", "ok");
-  /* Leave without running libcuda's and NVML's exit handlers: the contexts are released already,
-   * the teardown only costs time (about 50 ms on an H200) and is one more place to hang. */
+  emit_end();
+  /* Leave without running libcuda's and NVML's exit handlers and without waiting for threads
+   * still inside the driver: contexts and modules are torn down by the kernel as the process
+   * exits, and gpudoctor stops waiting at the end line. */
   _exit(0);
 }

@@ -1,16 +1,19 @@
-/* The NVML part of gpudoctor-cuda-helper: nvmlInit, the driver version and every device's
- * name, UUID and PCI bus id. */
+/* The NVML part of gpudoctor-cuda-helper, in its own thread beside the CUDA part: nvmlInit, the
+ * driver version and every device's name, UUID and PCI bus id. Its steps are `nvml.stage` lines,
+ * so a hang is reported as `nvml.stuck <step>` while CUDA's results stay. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nvml_api.h"
+#include "nvml_part.h"
 #include "reply.h"
 
-void probe_nvml(const char* path) {
+static void nvml_steps(struct gd_task* task) {
+  const char* path = task->arg;
   char prefix[64], key[96], text[k_text_buffer];
-  stage("dlopen-nvml");
+  task_stage(task, "dlopen-nvml");
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (lib == NULL) {
     const char* error = dlerror();
@@ -20,15 +23,14 @@ void probe_nvml(const char* path) {
   }
   emit("nvml.dlopen", "ok");
 
-  nvml_void_fn init_fn, shutdown_fn;
+  nvml_void_fn init_fn;
   nvml_error_string_fn error_string;
   LOAD_FN(init_fn, lib, "nvmlInit_v2");
-  LOAD_FN(shutdown_fn, lib, "nvmlShutdown");
   LOAD_FN(error_string, lib, "nvmlErrorString");
   void* any_symbol = load(lib, "nvmlInit_v2");
   emit_library_path("nvml.path", any_symbol ? any_symbol : load(lib, "nvmlErrorString"));
 
-  stage("nvmlInit");
+  task_stage(task, "nvmlInit");
   if (init_fn == NULL) {
     emit_missing("nvml.init", "nvmlInit_v2");
     return;
@@ -76,7 +78,9 @@ void probe_nvml(const char* path) {
     }
   }
   for (unsigned int i = 0; i < count && i < k_max_devices; ++i) {
-    stage_n("nvml-device", (int)i);
+    static char step[32]; /* outlives the loop: a stuck report names it */
+    snprintf(step, sizeof step, "nvml-device:%u", i);
+    task_stage(task, step);
     snprintf(prefix, sizeof prefix, "nvml.device.%u", i);
     nvmlDevice_t device = NULL;
     if (handle_fn == NULL) {
@@ -115,7 +119,10 @@ void probe_nvml(const char* path) {
       emit_sub_int(key, "result", r);
     }
   }
-  if (shutdown_fn != NULL) {
-    shutdown_fn();
-  }
+}
+
+void probe_nvml(struct gd_task* task) {
+  nvml_steps(task);
+  /* nvmlShutdown is left to process exit, like CUDA's teardown: nothing waits for it. */
+  task_stage(task, "done");
 }

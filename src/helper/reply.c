@@ -5,14 +5,20 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
 int g_reply_fd = -1;
+long long g_start_us;
 
-/* Writes all of buf, retrying on EINTR and short writes. */
+static pthread_mutex_t g_reply_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile sig_atomic_t g_ended;
+
+/* Writes all of buf, retrying on EINTR and short writes (async-signal-safe). */
 static void write_all(const char* buf, size_t len) {
   while (len > 0) {
     ssize_t n = write(g_reply_fd, buf, len);
@@ -47,7 +53,32 @@ void emit(const char* key, const char* value) {
     line[pos++] = c;
   }
   line[pos++] = '\n';
-  write_all(line, pos);
+  pthread_mutex_lock(&g_reply_lock);
+  if (!g_ended) {
+    write_all(line, pos);
+  }
+  pthread_mutex_unlock(&g_reply_lock);
+}
+
+void emit_end(void) {
+  pthread_mutex_lock(&g_reply_lock);
+  if (!g_ended) {
+    write_all("end\tok\n", 7);
+    g_ended = 1;
+  }
+  pthread_mutex_unlock(&g_reply_lock);
+}
+
+void emit_from_signal(const char* key, const char* value) {
+  char line[256];
+  size_t pos = 0;
+  for (const char* p = key; *p != '\0' && pos < 120; ++p) line[pos++] = *p;
+  line[pos++] = '\t';
+  for (const char* p = value; *p != '\0' && pos < 250; ++p) line[pos++] = *p;
+  line[pos++] = '\n';
+  if (!g_ended) {
+    write_all(line, pos);
+  }
 }
 
 void emit_int(const char* key, long long value) {
@@ -56,7 +87,6 @@ void emit_int(const char* key, long long value) {
   emit(key, text);
 }
 
-/* Writes `prefix.suffix`; suffix may be empty. */
 void emit_sub(const char* prefix, const char* suffix, const char* value) {
   char key[128];
   snprintf(key, sizeof key, "%s%s%s", prefix, suffix[0] ? "." : "", suffix);
@@ -69,7 +99,6 @@ void emit_sub_int(const char* prefix, const char* suffix, long long value) {
   emit_sub(prefix, suffix, text);
 }
 
-/* A symbol the library lacks: `<key>.result -1` and `<key>.error missing symbol NAME`. */
 void emit_missing(const char* key, const char* symbol) {
   char text[160];
   emit_sub_int(key, "result", -1);
@@ -78,7 +107,6 @@ void emit_missing(const char* key, const char* symbol) {
 }
 
 void* load(void* lib, const char* name) { return lib ? dlsym(lib, name) : NULL; }
-
 
 void emit_library_path(const char* key, void* symbol) {
   Dl_info info;
@@ -94,16 +122,12 @@ long long now_us(void) {
   return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-long long g_start_us;
-
-/* Each step is announced with its start time, so a slow cuInit or context creation shows up. */
 void stage(const char* name) {
   emit("stage", name);
   emit_int("stage.at_us", now_us() - g_start_us);
 }
 
-void stage_n(const char* name, int index) {
-  char text[64];
-  snprintf(text, sizeof text, "%s:%d", name, index);
-  stage(text);
+void stage_of(const char* prefix, const char* name) {
+  emit_sub(prefix, "stage", name);
+  emit_sub_int(prefix, "stage.at_us", now_us() - g_start_us);
 }

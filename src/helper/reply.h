@@ -1,7 +1,8 @@
 /* The reply channel of gpudoctor-cuda-helper (protocol v1, docs/helper-protocol.md): one
  * `key<TAB>value<LF>` line per write(2), values escaped and cut so that every line stays below
- * PIPE_BUF, and the stage markers that show where a hang or crash happened. Also the dlsym
- * helpers that the CUDA and NVML parts share. */
+ * PIPE_BUF, and the stage markers that show where a hang or crash happened. Lines come from
+ * several threads (one per GPU, one for NVML); each is written whole under a lock, and nothing is
+ * written after the `end` line. Also the dlsym helpers that the CUDA and NVML parts share. */
 #ifndef GD_HELPER_REPLY_H
 #define GD_HELPER_REPLY_H
 
@@ -14,7 +15,7 @@ enum {
   k_text_buffer = 256,     /* > NVML_DEVICE_NAME_V2_BUFFER_SIZE (96), NVML_SYSTEM_DRIVER_..(80) */
 };
 
-extern int g_reply_fd;      /* set by main() from --reply-fd */
+extern int g_reply_fd;       /* set by main() from --reply-fd */
 extern long long g_start_us; /* when main() began: stage times are offsets from it */
 
 void emit(const char* key, const char* value);
@@ -26,17 +27,20 @@ void emit_sub_int(const char* prefix, const char* suffix, long long value);
 void emit_missing(const char* key, const char* symbol);
 /* The real path of the library that holds `symbol`, as `key`. */
 void emit_library_path(const char* key, void* symbol);
+/* The closing `end<TAB>ok` line; every later emit is dropped (a thread still inside libcuda
+ * cannot add lines after it). */
+void emit_end(void);
+/* For signal handlers: `key<TAB>value<LF>` with one write(2), no lock, no stdio (key and value
+ * plain ASCII without tabs or newlines). Dropped after the end line. */
+void emit_from_signal(const char* key, const char* value);
 long long now_us(void);
 /* Each step is announced with its start time, so a slow cuInit or context creation shows up. */
 void stage(const char* name);
-void stage_n(const char* name, int index);
+/* `<prefix>.stage <name>` and `<prefix>.stage.at_us`: the step of one GPU or of NVML. */
+void stage_of(const char* prefix, const char* name);
 
 void* load(void* lib, const char* name);
 /* Function pointers from dlsym without the ISO C object-to-function cast warning. */
 #define LOAD_FN(var, lib, name) do { void* p_ = load(lib, name); memcpy(&(var), &p_, sizeof p_); } while (0)
-
-/* The two parts of the helper (cuda_part.c, nvml_part.c). */
-void probe_cuda(const char* path);
-void probe_nvml(const char* path);
 
 #endif

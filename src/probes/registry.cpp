@@ -47,6 +47,11 @@ std::span<const ProbeEntry> all_probes() { return k_probes; }
 
 FactSet collect_facts(Host& host, const ProbeOptions& options) {
   FactSet facts;
+  // The helper is the slowest part (cuInit, a context and a kernel per GPU): it starts first
+  // and works while the host probes read files; the cuda_driver probe collects its reply.
+  if (options.run_cuda_helper) {
+    host.start_cuda_helper(first_helper_request(options));
+  }
   for (const ProbeEntry& probe : k_probes) {
     probe.run(host, options, facts);
   }

@@ -27,7 +27,7 @@ extern char** environ;
 namespace gd {
 namespace {
 
-constexpr std::size_t k_reply_limit = 256 * 1024;
+constexpr std::size_t k_reply_limit = 1024 * 1024;  // 64 GPUs with every proof line: ~200 KiB
 constexpr std::size_t k_stream_limit = 64 * 1024;
 constexpr int k_child_reply_fd = 3;                   // the helper is told `--reply-fd 3`
 constexpr int k_child_image_fd = 4;                   // the memfd, run as /proc/self/fd/4
@@ -186,6 +186,9 @@ void build_plan(ChildPlan& plan, const std::string& loader, const HelperRequest&
   if (request.nvml_only) {
     plan.args.insert(plan.args.end(), {"--only", "nvml"});
   }
+  // The helper reports GPUs still unproven at its own deadline and completes its reply before
+  // ours kills it: a stuck GPU then hides none of the others.
+  plan.args.insert(plan.args.end(), {"--deadline-ms", std::to_string(helper_deadline_ms(request.timeout_ms))});
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     std::string_view text(*entry);
     std::string_view name = text.substr(0, text.find('='));
@@ -266,6 +269,7 @@ bool make_pipe(Pipe& pipe, std::string& error) {
 
 /// How the child ended, as far as the supervisor saw it.
 struct Supervision {
+  bool replied = false;  ///< the reply's `end` line arrived: its work is done, its exit not waited for
   bool reaped = false;
   bool status_lost = false;  ///< waitpid said ECHILD: someone set SIGCHLD to SIG_IGN
   int wait_status = 0;
@@ -274,14 +278,40 @@ struct Supervision {
   std::int64_t end_ms = 0;
 };
 
-/// Reads the streams until the child is gone and they are closed, killing its process group
-/// at the deadline. Does not allocate (the sinks were reserved), so nothing throws while the
-/// child runs.
+/// True once the reply holds its closing `end<TAB>...` line (searched from `from` on).
+bool has_end_line(const std::string& reply, std::size_t& from) {
+  std::size_t at = reply.find("\nend\t", from > 0 ? from - 1 : 0);
+  if (at == std::string::npos) {
+    from = reply.size();
+    return false;
+  }
+  return reply.find('\n', at + 1) != std::string::npos;  // the whole line
+}
+
+/// Reads the streams until the reply's end line arrives, or until the child is gone and they
+/// are closed, killing its process group at the deadline. After the end line the helper only
+/// exits (libcuda's teardown can take tens of ms): what stdout and stderr hold is taken and the
+/// exit is not waited for. Does not allocate (the sinks were reserved), so nothing throws while
+/// the child runs.
 Supervision supervise(pid_t pid, std::array<Stream, 4>& streams, std::int64_t deadline) {
   Supervision s;
   std::array<bool, 4> open = {true, true, true, true};
   std::int64_t kill_time = 0;
+  std::size_t end_search = 0;
   for (;;) {
+    if (!s.replied && !s.timed_out && has_end_line(*streams[0].sink, end_search)) {
+      s.replied = true;
+      s.end_ms = now_ms();
+      for (std::size_t i = 1; i < streams.size(); ++i) {
+        if (open[i]) drain(streams[i]);  // what libcuda printed, as far as it is there now
+      }
+      int status = 0;
+      if (::waitpid(pid, &status, WNOHANG) == pid) {
+        s.reaped = true;
+        s.wait_status = status;
+      }
+      return s;
+    }
     if (!s.reaped) {
       int status = 0;
       pid_t r = ::waitpid(pid, &status, WNOHANG);
@@ -341,9 +371,35 @@ std::string first_line(std::string_view text) {
   return std::string(text.substr(0, std::min<std::size_t>(text.find('\n'), 200)));
 }
 
-void run_helper(std::span<const unsigned char> elf, const HelperRequest& request,
-                HelperOutcome& outcome) {
+}  // namespace
+
+/// A helper process between its start and its reply (helper_exec.hpp).
+struct HelperRun {
+  HelperRequest request;
+  HelperOutcome outcome;
+  pid_t pid = -1;
+  std::int64_t start_ms = 0;
+  Pipe reply, out, err, failure;
+  std::string failure_bytes;
+  bool started = false;  ///< forked: finish() has a child to supervise
+
+  HelperRun() = default;
+  HelperRun(const HelperRun&) = delete;
+  HelperRun& operator=(const HelperRun&) = delete;
+  ~HelperRun() {
+    if (started && pid > 0) {
+      ::kill(-pid, SIGKILL);  // started but never collected: nothing may outlive the run
+    }
+  }
+};
+
+namespace {
+
+void start_helper(std::span<const unsigned char> elf, HelperRun& run) {
   using Status = HelperOutcome::Status;
+  HelperOutcome& outcome = run.outcome;
+  const HelperRequest& request = run.request;
+  outcome.timeout_ms = request.timeout_ms;
   outcome.loader = find_glibc_loader(elf);
   if (outcome.loader.empty()) {
     outcome.status = Status::no_loader;
@@ -352,9 +408,8 @@ void run_helper(std::span<const unsigned char> elf, const HelperRequest& request
   }
   outcome.status = Status::exec_failed;  // until the child is running
   UniqueFd image(make_image_fd(elf, outcome.error));
-  Pipe reply, out, err, failure;
-  if (image.get() < 0 || !make_pipe(reply, outcome.error) || !make_pipe(out, outcome.error) ||
-      !make_pipe(err, outcome.error) || !make_pipe(failure, outcome.error)) {
+  if (image.get() < 0 || !make_pipe(run.reply, outcome.error) || !make_pipe(run.out, outcome.error) ||
+      !make_pipe(run.err, outcome.error) || !make_pipe(run.failure, outcome.error)) {
     return;
   }
   UniqueFd null_fd(move_high(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
@@ -365,23 +420,22 @@ void run_helper(std::span<const unsigned char> elf, const HelperRequest& request
   ChildPlan plan;
   build_plan(plan, outcome.loader, request);
   plan.stdin_fd = null_fd.get();
-  plan.stdout_fd = out.write.get();
-  plan.stderr_fd = err.write.get();
-  plan.reply_fd = reply.write.get();
+  plan.stdout_fd = run.out.write.get();
+  plan.stderr_fd = run.err.write.get();
+  plan.reply_fd = run.reply.write.get();
   plan.image_fd = image.get();
-  plan.error_fd = failure.write.get();
-  std::string failure_bytes;
+  plan.error_fd = run.failure.write.get();
   outcome.reply.reserve(k_reply_limit);
   outcome.out.reserve(k_stream_limit);
   outcome.err.reserve(k_stream_limit);
-  failure_bytes.reserve(sizeof(ChildFailure));
+  run.failure_bytes.reserve(sizeof(ChildFailure));
 
   // All signals blocked across fork: no handler of ours may run in the child before it resets
   // them to SIG_DFL.
   sigset_t all, previous;
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &previous);
-  std::int64_t start = now_ms();
+  run.start_ms = now_ms();
   pid_t pid = ::fork();
   if (pid == 0) {
     run_child(plan);
@@ -393,34 +447,48 @@ void run_helper(std::span<const unsigned char> elf, const HelperRequest& request
     return;
   }
   ::setpgid(pid, pid);  // also here: the group must exist before we might kill it
-  for (UniqueFd* child_end :
-       {&reply.write, &out.write, &err.write, &failure.write, &image, &null_fd}) {
+  for (UniqueFd* child_end : {&run.reply.write, &run.out.write, &run.err.write, &run.failure.write}) {
     child_end->reset();  // only the child holds them now: EOF comes when it is gone
   }
+  run.pid = pid;
+  run.started = true;
+}
 
+void finish_helper(HelperRun& run) {
+  using Status = HelperOutcome::Status;
+  HelperOutcome& outcome = run.outcome;
+  if (!run.started) {
+    return;  // the outcome already says why it could not start
+  }
+  run.started = false;
+  const pid_t pid = run.pid;
   bool* cut = &outcome.output_cut;
   std::array<Stream, 4> streams = {{
-      {reply.read.get(), &outcome.reply, k_reply_limit, cut},
-      {out.read.get(), &outcome.out, k_stream_limit, cut},
-      {err.read.get(), &outcome.err, k_stream_limit, cut},
-      {failure.read.get(), &failure_bytes, sizeof(ChildFailure), nullptr},
+      {run.reply.read.get(), &outcome.reply, k_reply_limit, cut},
+      {run.out.read.get(), &outcome.out, k_stream_limit, cut},
+      {run.err.read.get(), &outcome.err, k_stream_limit, cut},
+      {run.failure.read.get(), &run.failure_bytes, sizeof(ChildFailure), nullptr},
   }};
-  std::int64_t deadline = start + std::max(request.timeout_ms, 0);
+  std::int64_t deadline = run.start_ms + std::max(run.request.timeout_ms, 0);
   Supervision s = supervise(pid, streams, deadline);
-  outcome.duration_ms = s.end_ms - start;
+  outcome.duration_ms = s.end_ms - run.start_ms;
   for (std::string* text : {&outcome.reply, &outcome.out, &outcome.err}) {
     text->shrink_to_fit();  // the reservations were only for the no-allocation window
   }
 
-  if (failure_bytes.size() == sizeof(ChildFailure)) {
+  if (run.failure_bytes.size() == sizeof(ChildFailure)) {
     ChildFailure child{};
-    std::memcpy(&child, failure_bytes.data(), sizeof child);
+    std::memcpy(&child, run.failure_bytes.data(), sizeof child);
     outcome.error = child.step == 0
                         ? errno_text("execve " + outcome.loader, child.error)
                         : errno_text("setting up the helper's descriptors", child.error);
     return;  // status stays exec_failed
   }
-  if (s.timed_out) {
+  if (s.replied) {
+    // The reply is complete: the helper's own exit (code 0 after `end`) is not waited for.
+    outcome.status = Status::finished;
+    outcome.exit_code = s.reaped && WIFEXITED(s.wait_status) ? WEXITSTATUS(s.wait_status) : 0;
+  } else if (s.timed_out) {
     outcome.status = Status::timed_out;
     if (s.abandoned) {
       outcome.error = "the helper (pid " + std::to_string(pid) + ") did not exit within " +
@@ -446,21 +514,41 @@ void run_helper(std::span<const unsigned char> elf, const HelperRequest& request
   }
 }
 
+template <typename Step>
+void guarded(HelperRun& run, Step step) {
+  try {
+    step();
+  } catch (const std::exception& e) {  // only before fork or after the reply: nothing is left waiting
+    run.outcome.status = HelperOutcome::Status::exec_failed;
+    run.outcome.error = std::string("internal error: ") + e.what();
+  } catch (...) {
+    run.outcome.status = HelperOutcome::Status::exec_failed;
+    run.outcome.error = "internal error";
+  }
+}
+
 }  // namespace
+
+void HelperRunDeleter::operator()(HelperRun* run) const { delete run; }
+
+HelperRunHandle start_cuda_helper(std::span<const unsigned char> helper_elf, const HelperRequest& request) {
+  HelperRunHandle run(new HelperRun);
+  run->request = request;
+  guarded(*run, [&] { start_helper(helper_elf, *run); });
+  return run;
+}
+
+const HelperRequest& started_request(const HelperRun& run) { return run.request; }
+
+HelperOutcome finish_cuda_helper(HelperRun& run) {
+  guarded(run, [&] { finish_helper(run); });
+  return std::move(run.outcome);
+}
 
 HelperOutcome exec_cuda_helper(std::span<const unsigned char> helper_elf,
                                const HelperRequest& request) {
-  HelperOutcome outcome;
-  try {
-    run_helper(helper_elf, request, outcome);
-  } catch (const std::exception& e) {  // only before fork or after reaping: nothing is left running
-    outcome.status = HelperOutcome::Status::exec_failed;
-    outcome.error = std::string("internal error: ") + e.what();
-  } catch (...) {
-    outcome.status = HelperOutcome::Status::exec_failed;
-    outcome.error = "internal error";
-  }
-  return outcome;
+  HelperRunHandle run = start_cuda_helper(helper_elf, request);
+  return finish_cuda_helper(*run);
 }
 
 }  // namespace gd

@@ -60,6 +60,7 @@ struct HelperRequest {
   std::string libnvml_path;   ///< same for "libnvidia-ml.so.1"
   /// Name of this run in captures: "user-env", "clean-env" or "nvml-only".
   std::string mode() const { return nvml_only ? "nvml-only" : clean_env ? "clean-env" : "user-env"; }
+  bool operator==(const HelperRequest&) const = default;
 };
 
 /// What happened when the helper ran. The reply is parsed by probes/cuda/helper_reply.
@@ -116,8 +117,12 @@ class Host {
   /// The folder gpudoctor was started in (uv's `.venv` lives there); nullopt under --root, where
   /// the caller's folder is not part of the inspected tree.
   virtual std::optional<std::string> working_dir() = 0;
-  /// Runs the embedded libcuda/NVML helper; never hangs, never throws.
+  /// Runs the embedded libcuda/NVML helper; never hangs, never throws. A run started earlier
+  /// with an equal request (start_cuda_helper) is collected instead of started again.
   virtual HelperOutcome run_cuda_helper(const HelperRequest& request) = 0;
+  /// Starts the helper run the CUDA probe will ask for, so that libcuda works while the other
+  /// probes read the host; returns at once. Hosts that cannot run it do nothing.
+  virtual void start_cuda_helper(const HelperRequest& request) { (void)request; }
 };
 
 }  // namespace gd

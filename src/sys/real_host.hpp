@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "sys/helper_exec.hpp"
 #include "sys/host.hpp"
 
 namespace gd {
@@ -33,6 +34,7 @@ class RealHost final : public Host {
   Uname uname() override;
   std::optional<std::string> working_dir() override;
   HelperOutcome run_cuda_helper(const HelperRequest& request) override;
+  void start_cuda_helper(const HelperRequest& request) override;
 
  private:
   enum class FollowLast { yes, no };
@@ -49,6 +51,7 @@ class RealHost final : public Host {
   int m_range_fd = -1;
   std::uint64_t m_range_size = 0;  ///< its size at the last read
   std::span<const unsigned char> m_helper_elf;
+  HelperRunHandle m_started_helper;  ///< started early, collected by the matching run_cuda_helper
 };
 
 /// Converts a stat(2) result; shared with tests.

@@ -75,6 +75,8 @@ std::optional<std::string> RecordingHost::working_dir() {
   return dir;
 }
 
+void RecordingHost::start_cuda_helper(const HelperRequest& request) { m_inner.start_cuda_helper(request); }
+
 HelperOutcome RecordingHost::run_cuda_helper(const HelperRequest& request) {
   HelperOutcome outcome = m_inner.run_cuda_helper(request);
   m_capture.helper_runs.push_back({request, outcome});

@@ -23,6 +23,7 @@ class RecordingHost final : public Host {
   Uname uname() override;
   std::optional<std::string> working_dir() override;
   HelperOutcome run_cuda_helper(const HelperRequest& request) override;
+  void start_cuda_helper(const HelperRequest& request) override;
 
  private:
   CapturedPath& at(std::string_view path) { return m_capture.paths[std::string(path)]; }

@@ -29,6 +29,7 @@ lxc-stale-uvm-major.capture.json|1|devices.uvm-wrong-major
 blackwell-firmware-missing.capture.json|1|firmware.gsp-firmware-missing
 upgrade-without-reboot.capture.json|1|driver.userspace-version-mismatch
 h200-live-ml.capture.json|0|-
+h200-live-kernel.capture.json|0|-
 TABLE
 
 # The healthy H200 (shared/fixtures) is clean: no error, no warning, no inconclusive check.
@@ -36,9 +37,10 @@ run_gd h200 replay "$HOSTS/h200-container-580.159.04.capture.json"
 expect_out h200 "^No problems found\.$"
 expect_out h200 "GPU 0: NVIDIA H200 · sm_90"
 expect_out h200 "open 580\.159\.04"
-# The capture holds no kernel log: the only undecided checks are those that read it.
+# The capture holds no kernel log and predates the kernel proof (helper protocol 1.0): the only
+# undecided checks are those that read the log or the kernel proof's results.
 checks=$((checks + 1))
-undecided=$(grep -E '^  \? ' "$TMP/h200.out" | grep -v 'no kernel log readable' || true)
+undecided=$(grep -E '^  \? ' "$TMP/h200.out" | grep -v -e 'no kernel log readable' -e 'predates the kernel proof' || true)
 [ -z "$undecided" ] || fail "h200: checks undecided for another reason than the missing kernel log: $undecided"
 
 # The overview makes "NVML sees the GPU but cuInit fails" visible at a glance.
@@ -51,6 +53,13 @@ run_gd lxc replay "$HOSTS/lxc-stale-uvm-major.capture.json"
 expect_out lxc "character device 509:0, but the nvidia-uvm driver has major 238"
 expect_out lxc "lxc.cgroup2.devices.allow: c 238:\* rwm"
 expect_out lxc "Also explains: cuda.init-failed"
+
+# The real H200 with the parallel proof (helper protocol 1.1): every GPU proven down to a kernel
+# that computed the right answer, and no check left undecided by it.
+run_gd kernel replay "$HOSTS/h200-live-kernel.capture.json"
+expect_out kernel "^No problems found\.$"
+expect_out kernel "GPU 0: NVIDIA H200 · sm_90 · 139\.8 GiB · 0000:00:06\.0 · context \+ allocation \+ kernel OK \(JIT [0-9]+ ms\)"
+expect_no_out kernel "predates the kernel proof"
 
 # The real H200 with torch 2.11.0+cu130 in a uv venv: the ML stack is read from files, clean.
 run_gd ml replay "$HOSTS/h200-live-ml.capture.json"

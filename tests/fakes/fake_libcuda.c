@@ -13,6 +13,17 @@
  *   FAKE_CUDA_ALLOC_RESULT=<int>         cuMemAlloc_v2 result (default 0)
  *   FAKE_CUDA_HANG_IN=<function>         that function sleeps forever (e.g. cuInit)
  *   FAKE_CUDA_CRASH_IN=<function>        that function raises SIGSEGV
+ *   FAKE_CUDA_FAULT_DEVICE=<N>           ... only when called for device N (the device argument, or
+ *                                        the device of the calling thread's current context)
+ *   FAKE_CUDA_CONTEXT_DELAY_MS=<ms>      cuDevicePrimaryCtxRetain takes that long (an H200: ~100)
+ *   FAKE_CUDA_MODULE_RESULT[_<N>]=<int>  cuModuleLoadDataEx result (221: no JIT compiler), with a
+ *                                        line in the JIT error log when not 0
+ *   FAKE_CUDA_LAUNCH_RESULT[_<N>]=<int>  cuLaunchKernel result
+ *   FAKE_CUDA_SYNC_RESULT[_<N>]=<int>    cuCtxSynchronize result (719: the kernel failed)
+ *   FAKE_CUDA_WRONG_RESULT[_<N>]=<i>     element i of the kernel's output is wrong (a GPU that
+ *                                        computes silently wrong)
+ * The fake "GPU" runs the proof kernel on the host: a launch computes what the PTX computes,
+ * (i * 0x9E3779B1 + seed) ^ (i >> 7), into the buffer cuMemAlloc_v2 handed out.
  *   FAKE_CUDA_STDOUT=<text>              cuInit writes the text and a newline to stdout
  *   FAKE_CUDA_FLOOD_STDOUT=<bytes>       cuInit writes that many 'x' bytes to stdout
  *   FAKE_CUDA_ECHO_ENV=<NAME>            cuInit writes "NAME=<value>" or "NAME unset" to stdout
@@ -23,6 +34,7 @@
  * Prototypes follow NVIDIA's cuda.h (CUDA 13.0); no CUDA header is needed.
  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +57,9 @@ enum {
 };
 
 static int g_init_result = -1; /* -1: cuInit not called yet */
-static char g_context_tag;     /* its address is the fake context handle */
+enum { k_max_fake_devices = 1024 };
+static char g_context_tags[k_max_fake_devices]; /* &g_context_tags[N] is device N's context */
+static __thread int t_device = -1;              /* the device of this thread's current context */
 
 static long env_int(const char* name, long fallback) {
   const char* text = getenv(name);
@@ -63,20 +77,32 @@ static void write_stdout(const char* text, size_t len) {
   }
 }
 
+/* The per-device variable NAME_<device> if set, else NAME, else `fallback`. */
+static long device_env_int(const char* name, int device, long fallback) {
+  char key[96];
+  snprintf(key, sizeof key, "%s_%d", name, device);
+  return env_int(key, env_int(name, fallback));
+}
+
 /* Every exported function starts here so FAKE_CUDA_HANG_IN / CRASH_IN can hit any of them. */
-static void enter(const char* function) {
+static void enter_device(const char* function, int device) {
   const char* hang = getenv("FAKE_CUDA_HANG_IN");
   const char* crash = getenv("FAKE_CUDA_CRASH_IN");
+  long only = env_int("FAKE_CUDA_FAULT_DEVICE", -1);
+  if (only >= 0 && device != only) {
+    return;
+  }
   if (hang != NULL && strcmp(hang, function) == 0) {
     for (;;) {
       pause();
     }
   }
   if (crash != NULL && strcmp(crash, function) == 0) {
-    signal(SIGSEGV, SIG_DFL);
-    raise(SIGSEGV);
+    *(volatile int*)(uintptr_t)8 = 1; /* a real fault, as a driver bug would make */
   }
 }
+
+static void enter(const char* function) { enter_device(function, t_device); }
 
 static int device_count(void) { return (int)env_int("FAKE_CUDA_DEVICE_COUNT", 1); }
 
@@ -133,6 +159,12 @@ static const struct { int code; const char* name; const char* text; } k_errors[]
     {46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
     {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
     {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {214, "CUDA_ERROR_ECC_UNCORRECTABLE", "uncorrectable ECC error encountered"},
+    {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "PTX JIT compiler library not found"},
+    {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
+    {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+    {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
     {802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
     {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
@@ -244,35 +276,102 @@ FAKE_EXPORT CUresult cuDeviceTotalMem_v2(size_t* bytes, CUdevice device) {
 }
 
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* context, CUdevice device) {
-  enter("cuDevicePrimaryCtxRetain");
+  enter_device("cuDevicePrimaryCtxRetain", device);
   CUresult r = check_device(device);
-  if (r != k_success) {
-    return r;
+  if (r != k_success || device >= k_max_fake_devices) {
+    return r != k_success ? r : k_invalid_device;
   }
-  char name[64];
-  snprintf(name, sizeof name, "FAKE_CUDA_CONTEXT_RESULT_%d", device);
-  r = (CUresult)env_int(name, env_int("FAKE_CUDA_CONTEXT_RESULT", 0));
-  *context = r == k_success ? (CUcontext)(void*)&g_context_tag : NULL;
+  long delay_ms = env_int("FAKE_CUDA_CONTEXT_DELAY_MS", 0);
+  if (delay_ms > 0) {
+    usleep((useconds_t)(delay_ms * 1000));
+  }
+  r = (CUresult)device_env_int("FAKE_CUDA_CONTEXT_RESULT", device, 0);
+  *context = r == k_success ? (CUcontext)(void*)&g_context_tags[device] : NULL;
   return r;
 }
 
 FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
-  (void)context;
+  char* tag = (char*)(void*)context;
+  t_device = tag == NULL ? -1 : (int)(tag - g_context_tags);
   enter("cuCtxSetCurrent");
   return g_init_result == 0 ? k_success : k_not_initialized;
 }
 
 FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
-  (void)bytes;
   enter("cuMemAlloc_v2");
   CUresult r = (CUresult)env_int("FAKE_CUDA_ALLOC_RESULT", 0);
-  *pointer = r == k_success ? 0x7f0000000000ULL : 0;
-  return r;
+  void* memory = r == k_success ? calloc(1, bytes) : NULL;
+  *pointer = (CUdeviceptr)(uintptr_t)memory;
+  return r == k_success && memory == NULL ? 2 /* CUDA_ERROR_OUT_OF_MEMORY */ : r;
 }
 
 FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
   enter("cuMemFree_v2");
+  free((void*)(uintptr_t)pointer);
   return pointer != 0 ? k_success : k_invalid_value;
+}
+
+/* ---- the proof kernel: module, function, launch, synchronize, copy ---- */
+typedef int CUjit_option;
+static char g_module_tag;   /* the fake module and function handles */
+static char g_function_tag;
+
+FAKE_EXPORT CUresult cuModuleLoadDataEx(void** module, const void* image, unsigned int count, CUjit_option* options,
+                                        void** values) {
+  enter("cuModuleLoadDataEx");
+  if (module == NULL || image == NULL) return k_invalid_value;
+  CUresult r = (CUresult)device_env_int("FAKE_CUDA_MODULE_RESULT", t_device, 0);
+  for (unsigned int i = 0; i < count; ++i) {
+    if (options[i] == 5 && r != k_success) { /* CU_JIT_ERROR_LOG_BUFFER */
+      snprintf((char*)values[i], 64, "fake JIT: cannot compile the module (%d)", r);
+    }
+    if (options[i] == 2) { /* CU_JIT_WALL_TIME: a float in the value slot */
+      float ms = 0.5f;
+      memcpy(&values[i], &ms, sizeof ms);
+    }
+  }
+  *module = r == k_success ? (void*)&g_module_tag : NULL;
+  return r;
+}
+
+FAKE_EXPORT CUresult cuModuleGetFunction(void** function, void* module, const char* name) {
+  enter("cuModuleGetFunction");
+  if (module != &g_module_tag || name == NULL) return k_invalid_value;
+  *function = &g_function_tag;
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuLaunchKernel(void* function, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z,
+                                    unsigned int block_x, unsigned int block_y, unsigned int block_z,
+                                    unsigned int shared_bytes, void* stream, void** params, void** extra) {
+  (void)grid_y, (void)grid_z, (void)block_y, (void)block_z, (void)shared_bytes, (void)stream, (void)extra;
+  enter("cuLaunchKernel");
+  if (function != &g_function_tag || params == NULL) return k_invalid_value;
+  CUresult r = (CUresult)device_env_int("FAKE_CUDA_LAUNCH_RESULT", t_device, 0);
+  if (r != k_success) return r;
+  uint32_t* out = (uint32_t*)(uintptr_t)*(CUdeviceptr*)params[0];
+  uint32_t n = *(uint32_t*)params[1];
+  uint32_t seed = *(uint32_t*)params[2];
+  for (uint32_t i = 0; i < n && i < grid_x * block_x; ++i) {
+    out[i] = (i * 0x9E3779B1u + seed) ^ (i >> 7);
+  }
+  long wrong = device_env_int("FAKE_CUDA_WRONG_RESULT", t_device, -1);
+  if (wrong >= 0 && (uint32_t)wrong < n) {
+    out[wrong] ^= 0x00010000u; /* one flipped bit */
+  }
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuCtxSynchronize(void) {
+  enter("cuCtxSynchronize");
+  return (CUresult)device_env_int("FAKE_CUDA_SYNC_RESULT", t_device, 0);
+}
+
+FAKE_EXPORT CUresult cuMemcpyDtoH_v2(void* host, CUdeviceptr device_pointer, size_t bytes) {
+  enter("cuMemcpyDtoH_v2");
+  if (host == NULL || device_pointer == 0) return k_invalid_value;
+  memcpy(host, (const void*)(uintptr_t)device_pointer, bytes);
+  return k_success;
 }
 
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +61,7 @@ static void enter(const char* function) {
     }
   }
   if (crash != NULL && strcmp(crash, function) == 0) {
-    signal(SIGSEGV, SIG_DFL);
-    raise(SIGSEGV);
+    *(volatile int*)(uintptr_t)8 = 1; /* a real fault, as a driver bug would make */
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "probes/cuda/cuda_devices.hpp"
 #include "probes/cuda/cuda_result_names.hpp"
 #include "util/signal_names.hpp"
 
@@ -21,11 +22,10 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 3> k_clean_e
 }};
 
 // Facts that say nothing when the helper could not run: all set unknown with the reason.
-constexpr std::array<std::string_view, 13> k_helper_facts = {
-    "cuda.helper.status",       "cuda.libcuda.loaded", "cuda.libcuda.path", "cuda.libcuda.is_stub",
-    "cuda.driver_version",      "cuda.driver_version.result", "cuda.init.result", "cuda.device_count",
-    "cuda.context.failed_count", "nvml.loaded",        "nvml.init.result",  "nvml.device_count",
-    "nvml.driver_version",
+constexpr std::array<std::string_view, 12> k_helper_facts = {
+    "cuda.helper.status", "cuda.libcuda.loaded",        "cuda.libcuda.path", "cuda.libcuda.is_stub",
+    "cuda.driver_version", "cuda.driver_version.result", "cuda.init.result",  "cuda.device_count",
+    "nvml.loaded",        "nvml.init.result",           "nvml.device_count", "nvml.driver_version",
 };
 
 std::string source(std::string_view step) { return fmt::format("{}:{}", k_src_helper, step); }
@@ -43,6 +43,7 @@ void set_all_unknown(FactSet& facts, const std::string& reason) {
   for (std::string_view name : k_helper_facts) {
     facts.set_unknown(name, reason, std::string(k_src_helper));
   }
+  record_no_cuda_devices(facts, true, reason, std::string(k_src_helper));
   set_no_clean_run(facts, std::string(k_src_helper), reason);
 }
 
@@ -59,6 +60,7 @@ void set_optional_string(FactSet& facts, std::string_view name, const std::optio
 void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& not_reached) {
   if (!reply.cuda_dlopen_ok) {
     facts.set_unknown("cuda.libcuda.loaded", not_reached, source("dlopen"));
+    record_no_cuda_devices(facts, true, not_reached, source("dlopen"));
     return;
   }
   facts.set("cuda.libcuda.loaded", *reply.cuda_dlopen_ok, source("dlopen"));
@@ -69,6 +71,7 @@ void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& no
                                   "cuda.driver_version", "cuda.init.result", "cuda.device_count"}) {
       facts.set_absent(name, source("dlopen"), note);
     }
+    record_no_cuda_devices(facts, false, note, source("dlopen"));
     return;
   }
   set_optional_string(facts, "cuda.libcuda.path", reply.cuda_path, "dladdr", not_reached);
@@ -111,7 +114,7 @@ void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& no
 
   if (init.result != 0) {
     facts.set_absent("cuda.device_count", source("cuInit"), "cuInit did not succeed");
-    facts.set_absent("cuda.context.failed_count", source("cuInit"), "cuInit did not succeed");
+    record_no_cuda_devices(facts, false, "cuInit did not succeed", source("cuInit"));
     return;
   }
   if (reply.cuda_device_count) {
@@ -119,43 +122,7 @@ void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& no
   } else {
     facts.set_unknown("cuda.device_count", not_reached, source("cuDeviceGetCount"));
   }
-  std::int64_t failed = 0;
-  std::vector<std::string> failures;
-  for (const HelperCudaDevice& dev : reply.cuda_devices) {
-    auto key = [&](std::string_view field) { return fmt::format("cuda.device.{}.{}", dev.index, field); };
-    std::string step = fmt::format("device:{}", dev.index);
-    if (dev.name) facts.set(key("name"), *dev.name, source(step));
-    if (dev.uuid) facts.set(key("uuid"), *dev.uuid, source(step));
-    if (dev.pci_bus_id) facts.set(key("pci_bus_id"), *dev.pci_bus_id, source(step));
-    if (dev.cc_major && dev.cc_minor) {
-      facts.set(key("compute_capability"), fmt::format("{}.{}", *dev.cc_major, *dev.cc_minor), source(step));
-    }
-    if (dev.total_memory_bytes) {
-      facts.set(key("total_memory_mib"), *dev.total_memory_bytes / (1024 * 1024), source(step));
-    }
-    std::string ctx_step = fmt::format("context:{}", dev.index);
-    if (dev.context.result) {
-      facts.set(key("context.result"), std::int64_t{*dev.context.result}, source(ctx_step));
-      if (*dev.context.result != 0) {
-        ++failed;
-        failures.push_back(fmt::format("{}: context {} {}", dev.index, *dev.context.result, dev.context.name.value_or("")));
-        continue;
-      }
-    }
-    if (dev.alloc.result) {
-      facts.set(key("alloc.result"), std::int64_t{*dev.alloc.result}, source(ctx_step));
-      if (*dev.alloc.result != 0) {
-        ++failed;
-        failures.push_back(fmt::format("{}: allocation {} {}", dev.index, *dev.alloc.result, dev.alloc.name.value_or("")));
-      }
-    }
-  }
-  if (reply.complete || failed > 0) {
-    facts.set("cuda.context.failed_count", failed, source("context"));
-    facts.set("cuda.context.failures", failures, source("context"));
-  } else {
-    facts.set_unknown("cuda.context.failed_count", not_reached, source("context"));
-  }
+  record_cuda_devices(reply, facts, not_reached);
 }
 
 void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& not_reached) {
@@ -278,12 +245,25 @@ void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, c
     record_timeline(*summary.reply, facts);
     std::string reason = not_reached_reason(summary, outcome);
     record_cuda(*summary.reply, facts, reason);
-    record_nvml(*summary.reply, facts, reason);
+    // NVML runs in its own thread: stuck or crashed there, the rest of the reply still holds.
+    const HelperReply& reply = *summary.reply;
+    std::string nvml_reason = reason;
+    if (reply.nvml_stuck) {
+      nvml_reason = fmt::format("NVML was still in {} when the helper's deadline came", *reply.nvml_stuck);
+      facts.set("nvml.stuck", *reply.nvml_stuck, source("nvml"));
+    } else if (reply.nvml_crashed) {
+      nvml_reason = fmt::format("NVML crashed ({})", *reply.nvml_crashed);
+      facts.set("nvml.stuck", "crashed: " + *reply.nvml_crashed, source("nvml"));
+    } else if (reply.complete) {
+      facts.set_absent("nvml.stuck", source("nvml"), "NVML finished");
+    }
+    record_nvml(reply, facts, nvml_reason);
   } else {
     std::string reason = outcome.error.empty() ? "helper " + summary.status : outcome.error;
     for (std::string_view name : k_helper_facts) {
       if (name != "cuda.helper.status") facts.set_unknown(name, reason, src);
     }
+    record_no_cuda_devices(facts, true, reason, src);
   }
 }
 
@@ -346,6 +326,14 @@ void record_nvml_only_run(Host& host, const ProbeOptions& options, FactSet& fact
 
 }  // namespace
 
+HelperRequest first_helper_request(const ProbeOptions& options) {
+  HelperRequest request;
+  request.timeout_ms = options.cuda_timeout_ms;
+  request.libcuda_path = options.libcuda_path;
+  request.libnvml_path = options.libnvml_path;
+  return request;
+}
+
 std::string cuda_version_text(int encoded) { return fmt::format("{}.{}", encoded / 1000, (encoded % 1000) / 10); }
 
 void probe_cuda_driver(Host& host, const ProbeOptions& options, FactSet& facts) {
@@ -353,11 +341,7 @@ void probe_cuda_driver(Host& host, const ProbeOptions& options, FactSet& facts) 
     set_all_unknown(facts, "not checked (--no-cuda)");
     return;
   }
-  HelperRequest request;
-  request.timeout_ms = options.cuda_timeout_ms;
-  request.libcuda_path = options.libcuda_path;
-  request.libnvml_path = options.libnvml_path;
-  HelperOutcome outcome = host.run_cuda_helper(request);
+  HelperOutcome outcome = host.run_cuda_helper(first_helper_request(options));
   if (outcome.status == HelperOutcome::Status::not_run) {
     set_all_unknown(facts, outcome.error.empty() ? "helper not run" : outcome.error);
     return;

@@ -116,9 +116,55 @@ Field cuda_device_field(HelperReply& reply, std::string_view key) {
   if (key == "cc_major") { return &device.cc_major; }
   if (key == "cc_minor") { return &device.cc_minor; }
   if (key == "total_memory_bytes") { return &device.total_memory_bytes; }
-  if (consume_prefix(key, "context.")) { return call_field(device.context, key); }
-  if (consume_prefix(key, "alloc.")) { return call_field(device.alloc, key); }
+  if (key == "module.duration_us") { return &device.module_duration_us; }
+  if (key == "module.jit_us") { return &device.module_jit_us; }
+  if (key == "module.log") { return &device.module_log; }
+  if (key == "sync.duration_us") { return &device.sync_duration_us; }
+  if (key == "check") { return &device.check; }
+  if (key == "check.index") { return &device.check_index; }
+  if (key == "check.value") { return &device.check_value; }
+  if (key == "check.expected") { return &device.check_expected; }
+  if (key == "stuck") { return &device.stuck; }
+  if (key == "crashed") { return &device.crashed; }
+  static constexpr std::pair<std::string_view, HelperCall HelperCudaDevice::*> k_calls[] = {
+      {"context.", &HelperCudaDevice::context}, {"alloc.", &HelperCudaDevice::alloc},
+      {"module.", &HelperCudaDevice::module},   {"function.", &HelperCudaDevice::function},
+      {"launch.", &HelperCudaDevice::launch},   {"sync.", &HelperCudaDevice::sync},
+      {"copy.", &HelperCudaDevice::copy},
+  };
+  for (const auto& [prefix, member] : k_calls) {
+    std::string_view rest = key;
+    if (consume_prefix(rest, prefix)) {
+      return call_field(device.*member, rest);
+    }
+  }
   return {};
+}
+
+/// `<thread>.stage` and `<thread>.stage.at_us` lines of a GPU's thread or NVML's; false for other keys.
+bool take_step_line(HelperReply& reply, std::string_view key, const std::string& value) {
+  HelperSteps* steps = nullptr;
+  std::string_view rest = key;
+  if (consume_prefix(rest, "nvml.")) {
+    steps = &reply.nvml_steps;
+  } else if (consume_prefix(rest, "cuda.device.")) {
+    std::optional<int> index = take_index(rest);
+    if (!index || (rest != "stage" && rest != "stage.at_us")) return false;
+    steps = &device_at(reply.cuda_devices, *index).steps;
+  }
+  if (steps == nullptr) return false;
+  if (rest == "stage") {
+    steps->last = value;
+    return true;
+  }
+  if (rest == "stage.at_us") {
+    auto at = parse_int<std::int64_t>(value);
+    if (at && steps->starts.size() < k_helper_max_stage_times) {
+      steps->starts.emplace_back(steps->last, *at);
+    }
+    return true;
+  }
+  return false;
 }
 
 Field nvml_device_field(HelperReply& reply, std::string_view key) {
@@ -155,6 +201,9 @@ Field typed_field(HelperReply& reply, std::string_view key) {
   if (key == "nvml.path") { return &reply.nvml_path; }
   if (key == "nvml.driver_version") { return &reply.nvml_driver_version; }
   if (key == "nvml.device_count") { return &reply.nvml_device_count; }
+  if (key == "cuda.devices_not_started") { return &reply.cuda_devices_not_started; }
+  if (key == "nvml.stuck") { return &reply.nvml_stuck; }
+  if (key == "nvml.crashed") { return &reply.nvml_crashed; }
 
   static constexpr std::pair<std::string_view, HelperCall HelperReply::*> k_calls[] = {
       {"cuda.driver_version.", &HelperReply::cuda_driver_version_call},
@@ -217,6 +266,13 @@ std::optional<std::string> assign(const Field& field, std::string value) {
   return std::nullopt;
 }
 
+/// "1.1" → 1; "1" → 0.
+int minor_version(std::string_view value) {
+  std::size_t dot = value.find('.');
+  if (dot == std::string_view::npos) return 0;
+  return parse_int<int>(value.substr(dot + 1)).value_or(0);
+}
+
 Result<int> parse_header(std::string_view key, std::string_view value) {
   if (key != k_header_key) {
     return fail("not a gpudoctor helper reply: the first line is '" + excerpt(key) +
@@ -273,6 +329,7 @@ Result<HelperReply> parse_helper_reply(std::string_view text) {
         return std::unexpected(version.error());
       }
       reply.protocol_version = *version;
+      reply.protocol_minor = minor_version(*value);
       continue;
     }
     if (key == "end") {
@@ -292,6 +349,9 @@ Result<HelperReply> parse_helper_reply(std::string_view text) {
     }
     if (is_out_of_bound_device(key)) {
       continue;  // bounded: no entries for absurd indices
+    }
+    if (take_step_line(reply, key, *value)) {
+      continue;
     }
     Field field = typed_field(reply, key);
     if (std::holds_alternative<std::monostate>(field)) {

@@ -22,6 +22,13 @@ struct HelperCall {
   std::optional<std::string> error; ///< helper-side problem: "missing symbol cuInit"
 };
 
+/// The steps of one thread of the helper (a GPU's proof, NVML), each with its start time in µs
+/// since the helper's main(); `last` is the step it was in when the reply ends.
+struct HelperSteps {
+  std::string last;
+  std::vector<std::pair<std::string, std::int64_t>> starts;
+};
+
 struct HelperCudaDevice {
   int index = 0;
   std::optional<std::string> name;
@@ -31,7 +38,24 @@ struct HelperCudaDevice {
   std::optional<int> cc_minor;
   std::optional<std::int64_t> total_memory_bytes;
   HelperCall context;  ///< cuDevicePrimaryCtxRetain + cuCtxSetCurrent
-  HelperCall alloc;    ///< cuMemAlloc_v2 of 1 MiB + cuMemFree_v2
+  HelperCall alloc;    ///< cuMemAlloc_v2 of 1 MiB (protocol 1.0: + cuMemFree_v2)
+  // The kernel proof (protocol 1.1): the PTX module JIT-compiled, launched, synchronized, copied.
+  HelperCall module;    ///< cuModuleLoadDataEx
+  std::optional<std::int64_t> module_duration_us;  ///< wall time of cuModuleLoadDataEx
+  std::optional<std::int64_t> module_jit_us;       ///< CU_JIT_WALL_TIME as the driver reports it
+  std::optional<std::string> module_log;           ///< the JIT error log, when it wrote one
+  HelperCall function;  ///< cuModuleGetFunction (only written when it failed)
+  HelperCall launch;    ///< cuLaunchKernel
+  HelperCall sync;      ///< cuCtxSynchronize: where a failing kernel reports
+  std::optional<std::int64_t> sync_duration_us;    ///< launch to synchronize
+  HelperCall copy;      ///< cuMemcpyDtoH_v2 of the result
+  std::optional<std::string> check;  ///< "ok" or "wrong"
+  std::optional<std::int64_t> check_index;         ///< the first wrong element
+  std::optional<std::string> check_value;          ///< what it held ("0x9e3779b1")
+  std::optional<std::string> check_expected;       ///< what the kernel must have written
+  std::optional<std::string> stuck;    ///< the step the GPU's thread was still in at the deadline
+  std::optional<std::string> crashed;  ///< "SIGSEGV in launch": the thread crashed in libcuda
+  HelperSteps steps;
 };
 
 struct HelperNvmlDevice {
@@ -43,6 +67,7 @@ struct HelperNvmlDevice {
 
 struct HelperReply {
   int protocol_version = 0;  ///< major version from the header line
+  int protocol_minor = 0;    ///< minor version: 1 added the kernel proof, threads and stuck GPUs
   bool complete = false;     ///< saw the `end` line: the helper got through every step
   std::string last_stage;    ///< the step it was in when the reply ends ("cuInit" for a hang there)
   /// Each step with the time it started, in µs since the helper's main() (`stage.at_us`).
@@ -58,6 +83,7 @@ struct HelperReply {
   HelperCall cuda_device_count_call;
   std::optional<int> cuda_device_count;
   std::vector<HelperCudaDevice> cuda_devices;  ///< sorted by index
+  std::optional<int> cuda_devices_not_started;  ///< GPUs above the helper's thread bound (64)
 
   std::optional<bool> nvml_dlopen_ok;
   std::optional<std::string> nvml_dlerror;
@@ -67,6 +93,9 @@ struct HelperReply {
   HelperCall nvml_device_count_call;
   std::optional<int> nvml_device_count;
   std::vector<HelperNvmlDevice> nvml_devices;  ///< sorted by index
+  std::optional<std::string> nvml_stuck;    ///< NVML's thread was still in this step at the deadline
+  std::optional<std::string> nvml_crashed;  ///< "SIGSEGV in nvmlInit"
+  HelperSteps nvml_steps;
 
   /// Lookups of a plain value that failed, keyed by the value's key: "cuda.device.0.uuid" →
   /// {result 999} or {result -1, error "missing symbol ..."}; "nvml.device.1" → {result 15}.

@@ -24,10 +24,25 @@ std::string device_detail(const FactSet& facts, std::int64_t i) {
   }
   auto ctx = facts.get_int(key("context.result"));
   auto alloc = facts.get_int(key("alloc.result"));
-  if (ctx && *ctx != 0) {
+  auto module = facts.get_int(key("module.result"));
+  auto kernel = facts.get_int(key("kernel.result"));
+  auto check = facts.get_string(key("check"));
+  if (auto stuck = facts.get_string(key("stuck"))) {
+    text += fmt::format(" · STUCK in {} (the other GPUs were proven without it)", *stuck);
+  } else if (auto crashed = facts.get_string(key("crashed"))) {
+    text += fmt::format(" · the driver CRASHED ({})", *crashed);
+  } else if (ctx && *ctx != 0) {
     text += fmt::format(" · context FAILED ({})", *ctx);
   } else if (alloc && *alloc != 0) {
     text += fmt::format(" · allocation FAILED ({})", *alloc);
+  } else if (module && *module != 0) {
+    text += fmt::format(" · context + allocation OK · kernel JIT FAILED ({})", *module);
+  } else if (kernel && *kernel != 0) {
+    text += fmt::format(" · context + allocation OK · kernel FAILED ({})", *kernel);
+  } else if (check && *check != "ok") {
+    text += " · context + allocation OK · kernel computed a WRONG result";
+  } else if (check) {
+    text += fmt::format(" · context + allocation + kernel OK (JIT {} ms)", facts.get_int(key("module.jit_ms")).value_or(0));
   } else if (ctx && alloc) {
     text += " · context + allocation OK";
   }

@@ -234,3 +234,94 @@ TEST_CASE("helper reply: escapes, unknown keys, bounds, failures", "[probes][hel
   CHECK(reply->nvml_init.result == -1);
   CHECK(reply->nvml_init.error == "missing symbol nvmlInit_v2");
 }
+
+namespace {
+
+// Protocol 1.1, as the threaded helper writes it on two GPUs: GPU 0 proven, GPU 1 stuck in its
+// context; NVML's thread interleaved; lines after `end` (a thread that woke up late) ignored.
+constexpr std::string_view k_threaded =
+    "gpudoctor-helper\t1.1\n"
+    "stage\tcuInit\n"
+    "stage.at_us\t1700\n"
+    "cuda.init.result\t0\n"
+    "nvml.stage\tdlopen-nvml\n"
+    "nvml.stage.at_us\t101000\n"
+    "cuda.device_count\t2\n"
+    "stage\tdevices\n"
+    "stage.at_us\t101500\n"
+    "cuda.device.1.stage\tcontext\n"
+    "cuda.device.1.stage.at_us\t101600\n"
+    "cuda.device.0.stage\tcontext\n"
+    "cuda.device.0.stage.at_us\t101650\n"
+    "nvml.stage\tnvmlInit\n"
+    "nvml.stage.at_us\t101700\n"
+    "cuda.device.0.context.result\t0\n"
+    "cuda.device.0.alloc.result\t0\n"
+    "cuda.device.0.stage\tmodule\n"
+    "cuda.device.0.stage.at_us\t230000\n"
+    "cuda.device.0.module.duration_us\t14200\n"
+    "cuda.device.0.module.result\t0\n"
+    "cuda.device.0.module.jit_us\t13900\n"
+    "cuda.device.0.module.log\tptxas info    : 0 bytes gmem\n"
+    "cuda.device.0.launch.result\t0\n"
+    "cuda.device.0.sync.result\t0\n"
+    "cuda.device.0.sync.duration_us\t80\n"
+    "cuda.device.0.copy.result\t0\n"
+    "cuda.device.0.check\twrong\n"
+    "cuda.device.0.check.index\t17\n"
+    "cuda.device.0.check.value\t0xe09d14c1\n"
+    "cuda.device.0.check.expected\t0xe09c14c1\n"
+    "cuda.device.0.stage\tdone\n"
+    "cuda.device.0.stage.at_us\t244500\n"
+    "nvml.crashed\tSIGSEGV in nvmlInit\n"
+    "cuda.devices_not_started\t3\n"
+    "cuda.device.1.stuck\tcontext\n"
+    "stage\tdone\n"
+    "stage.at_us\t27000000\n"
+    "end\tok\n"
+    "cuda.device.1.context.result\t0\n";
+
+}  // namespace
+
+TEST_CASE("helper reply 1.1: threads, the kernel proof, stuck and crashed work", "[probes][helper_reply]") {
+  auto reply = parse_helper_reply(k_threaded);
+  REQUIRE(reply);
+  CHECK(reply->protocol_version == 1);
+  CHECK(reply->protocol_minor == 1);
+  CHECK(reply->complete);
+  CHECK(reply->last_stage == "done");
+  REQUIRE(reply->cuda_devices.size() == 2);
+  const gd::HelperCudaDevice& proven = reply->cuda_devices[0];
+  CHECK(proven.module.result == 0);
+  CHECK(proven.module_duration_us == 14200);
+  CHECK(proven.module_jit_us == 13900);
+  CHECK(proven.module_log == "ptxas info    : 0 bytes gmem");
+  CHECK(proven.sync.result == 0);
+  CHECK(proven.sync_duration_us == 80);
+  CHECK(proven.check == "wrong");
+  CHECK(proven.check_index == 17);
+  CHECK(proven.check_value == "0xe09d14c1");
+  CHECK(proven.check_expected == "0xe09c14c1");
+  CHECK(proven.steps.last == "done");
+  REQUIRE(proven.steps.starts.size() == 3);
+  CHECK(proven.steps.starts[1] == std::pair<std::string, std::int64_t>{"module", 230000});
+  const gd::HelperCudaDevice& stuck = reply->cuda_devices[1];
+  CHECK(stuck.stuck == "context");
+  CHECK(stuck.steps.last == "context");
+  CHECK_FALSE(stuck.context.result.has_value());  // the line after `end` is not part of the reply
+  CHECK(reply->cuda_devices_not_started == 3);
+  CHECK(reply->nvml_crashed == "SIGSEGV in nvmlInit");
+  CHECK(reply->nvml_steps.last == "nvmlInit");
+  // The main thread's steps stay the helper's timeline; the GPUs' and NVML's are their own.
+  REQUIRE(reply->stage_starts.size() == 3);
+  CHECK(reply->stage_starts[1].first == "devices");
+}
+
+TEST_CASE("helper reply 1.0: no minor version, no kernel keys", "[probes][helper_reply]") {
+  auto reply = parse_helper_reply(k_healthy_h200);
+  REQUIRE(reply);
+  CHECK(reply->protocol_minor == 0);
+  REQUIRE(reply->cuda_devices.size() == 1);
+  CHECK_FALSE(reply->cuda_devices[0].module.result.has_value());
+  CHECK_FALSE(reply->cuda_devices[0].check.has_value());
+}

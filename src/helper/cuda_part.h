@@ -1,0 +1,48 @@
+/* The CUDA part of gpudoctor-cuda-helper: the driver entry points it uses, loaded once, and the
+ * proof of one GPU (cuda_device.c), which runs in its own thread. */
+#ifndef GD_HELPER_CUDA_PART_H
+#define GD_HELPER_CUDA_PART_H
+
+#include "cuda_api.h"
+#include "tasks.h"
+
+struct gd_cuda_api {
+  cu_error_str_fn error_name;
+  cu_device_get_fn device_get;
+  cu_name_fn device_name;
+  cu_uuid_fn device_uuid;
+  cu_name_fn device_bus_id;
+  cu_attr_fn device_attribute;
+  cu_total_mem_fn device_total_mem;
+  cu_retain_fn primary_ctx_retain;
+  cu_set_current_fn ctx_set_current;
+  cu_alloc_fn mem_alloc;
+  cu_free_fn mem_free;
+  cu_module_load_ex_fn module_load_ex;
+  cu_module_function_fn module_get_function;
+  cu_launch_fn launch_kernel;
+  cu_sync_fn ctx_synchronize;
+  cu_copy_dtoh_fn memcpy_dtoh;
+};
+
+/* One GPU's task: its index and the loaded entry points. */
+struct gd_device_work {
+  const struct gd_cuda_api* api;
+  int index;
+};
+
+/* Proves one GPU (the task's arg is a struct gd_device_work): properties, a primary context,
+ * a 1 MiB allocation, the PTX kernel JIT-compiled, launched, synchronized, copied back and
+ * checked. Contexts and modules are left to process exit: waiting for their teardown only
+ * costs time (a primary context release is 53-58 ms on an H200). */
+void prove_cuda_device(struct gd_task* task);
+
+/* dlopen, cuDriverGetVersion, cuInit, cuDeviceGetCount, then one task per GPU (at most
+ * k_max_device_tasks; the reply says how many were not started), waited for until
+ * `deadline_us` after the helper's start. `after_init` (NVML's task) is started as soon as
+ * cuInit returned, or as soon as it is clear that cuInit will not be called. */
+void probe_cuda(const char* path, long long deadline_us, struct gd_task* after_init);
+
+enum { k_max_device_tasks = 64 };
+
+#endif
