@@ -41,10 +41,11 @@ sanitize: $(TOOLCHAIN_OK)
 
 # Every test through ctest, including the aarch64 binary under qemu-user; then the unit and
 # replay suites again under the sanitizers, and each fuzz target for a few seconds.
+# Each ctest run is followed by the skips it saw, with their reasons (tests/print_skips.sh).
 test: build aarch64 sanitize
 	@cmake --build $(BUILD) -j $(JOBS)
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
-	@cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD)); exit $$status
+	@cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD_SAN)); exit $$status
 
 # Every fuzz target for FUZZ_SECONDS (default 60) each; the executions per target are printed.
 # What the runs found (grown corpora, any crashing input) is kept in $(BUILD_SAN)/fuzz-kept/.

@@ -33,6 +33,8 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"dev.gpu_nodes_missing", T::list, "/dev/nvidiaN nodes that a GPU's Device Minor calls for but that do not exist"},
     FactSpec{"dev.gpu_nodes_invalid", T::list, "/dev/nvidiaN nodes that are not character devices or have the wrong major ('/dev/nvidia0 wrong-major 1:3')"},
     FactSpec{"dev.gpu_nodes_denied", T::list, "/dev/nvidiaN nodes whose open failed, with the errno ('/dev/nvidia0 EPERM')"},
+    FactSpec{"dev.gpu_nodes_usable", T::integer,
+             "/dev/nvidiaN nodes of the driver's GPUs that this process opened (0: no GPU is reachable through its node)"},
     // Summaries over every node.
     FactSpec{"dev.nodes", T::list, "every NVIDIA node checked: 'path type major:minor mode uid:gid state'"},
     FactSpec{"dev.eperm_nodes", T::list, "nodes whose open failed with EPERM (device cgroup): 'path major:minor'"},

@@ -317,16 +317,32 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
         facts.set_unknown(name, reason, gpus_source);
       }
     }
+    if (not_loaded) {
+      facts.set("dev.gpu_nodes_usable", std::int64_t{0}, gpus_source);
+    } else {
+      facts.set_unknown("dev.gpu_nodes_usable", reason, gpus_source);
+    }
   } else {
     std::vector<std::string> uuids, present, missing, invalid, denied;
+    std::int64_t usable = 0;
+    std::string usable_unknown;  // why a node's open result is not known (only matters if none opened)
+    if (!gpus.unreadable.empty()) {
+      usable_unknown = "a GPU's information file is unreadable";
+    }
     for (const DriverGpu& gpu : gpus.gpus) {
       if (!gpu.uuid.empty()) {
         uuids.push_back(gpu.uuid);
       }
       if (!gpu.device_minor) {
+        usable_unknown = "a GPU's information file has no Device Minor";
         continue;
       }
       Checked node = check_node(host, fmt::format("/dev/nvidia{}", *gpu.device_minor), expected_major(majors, Driver::nvidia));
+      if (node.state == "ok") {
+        ++usable;
+      } else if (!node.state) {
+        usable_unknown = node.path + ": " + node.reason;
+      }
       if (node.state == "missing") {
         missing.push_back(node.path);
       } else if (node.state == "not-char") {
@@ -348,6 +364,12 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
     facts.set("dev.gpu_nodes_missing", missing, gpus_source);
     facts.set("dev.gpu_nodes_invalid", invalid, gpus_source);
     facts.set("dev.gpu_nodes_denied", denied, gpus_source);
+    // A lower bound when some node was not tested: only "none usable" needs every result.
+    if (usable == 0 && !usable_unknown.empty()) {
+      facts.set_unknown("dev.gpu_nodes_usable", usable_unknown, gpus_source);
+    } else {
+      facts.set("dev.gpu_nodes_usable", usable, gpus_source + ", open(O_RDWR|O_NONBLOCK)");
+    }
   }
 
   // Summaries over every node checked.

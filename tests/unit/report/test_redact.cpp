@@ -84,11 +84,9 @@ TEST_CASE("--redact on binary contents keeps their length and every offset", "[r
   CHECK(*decoded == redacted);
 }
 
-TEST_CASE("--redact: a real ld.so.cache listing a home folder still parses, with the same entries", "[report][redact]") {
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped: no /sbin/ldconfig on this machine");
-    return;
-  }
+TEST_CASE("--redact: a real ld.so.cache listing a home folder still parses, with the same entries",
+          "[report][redact][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   gd::test::TempTree tree;
   tree.file("/home/alice/driver/lib/libcuda.so.580.159.04", gd::test::elf_fixture("libcuda.x86_64.so"));
   tree.file("/etc/ld.so.conf", "/home/alice/driver/lib\n");

@@ -11,15 +11,13 @@
 #include <string>
 #include <string_view>
 
+#include "host_tools.hpp"
 #include "source_files.hpp"
 #include "temp_tree.hpp"
 
 namespace gd::test {
 
-inline constexpr const char* k_ldconfig = "/sbin/ldconfig";
-
-/// Whether this machine has glibc's ldconfig (tests that need it skip with a warning otherwise).
-inline bool have_ldconfig() { return ::access(k_ldconfig, X_OK) == 0; }
+// Cases that run it are tagged [needs-ldconfig] and REQUIRE(have("ldconfig")) (host_tools.hpp).
 
 /// The bytes of tests/fixtures/elf/<name>.
 inline std::string elf_fixture(std::string_view name) { return source_file("tests/fixtures/elf/" + std::string(name)); }

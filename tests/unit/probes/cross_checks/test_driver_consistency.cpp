@@ -60,12 +60,12 @@ TEST_CASE("consistency: forward-compatibility libcuda is not a mismatch", "[prob
 
 TEST_CASE("consistency: without the helper, the loader's prediction is used", "[probes][driver_consistency]") {
   FactSet facts = module_loaded("570.124.06");
-  // Facts of the libraries probe (declared by its catalogue section); only read here.
-  if (gd::find_fact_spec("lib.libcuda.resolved_version")) {
-    facts.set("lib.libcuda.resolved_version", std::string("580.159.04"));
-    run(facts);
-    CHECK(std::get<Names>(facts.find("kmod.nvidia.userspace_mismatch")->value) == Names{"libcuda 580.159.04"});
-  }
+  // A fact of the libraries probe (declared by its catalogue section); only read here. A rename
+  // there must fail this case, not make it assert nothing.
+  REQUIRE(gd::find_fact_spec("lib.libcuda.resolved_version"));
+  facts.set("lib.libcuda.resolved_version", std::string("580.159.04"));
+  run(facts);
+  CHECK(std::get<Names>(facts.find("kmod.nvidia.userspace_mismatch")->value) == Names{"libcuda 580.159.04"});
 }
 
 TEST_CASE("consistency: module not loaded, or nothing known of user space", "[probes][driver_consistency]") {

@@ -170,6 +170,41 @@ TEST_CASE("device nodes: EPERM from the device cgroup", "[probes][device_nodes]"
   CHECK(list_of(facts, "dev.gpu_nodes_denied") == Strings{"/dev/nvidia0 EPERM"});
 }
 
+TEST_CASE("device nodes: GPU nodes this process can open (dev.gpu_nodes_usable)", "[probes][device_nodes]") {
+  CHECK(run(h200_like()).get_int("dev.gpu_nodes_usable") == 1);
+
+  // The host's /dev bind-mounted into a CDI container given GPU 0 of two: /proc/driver/nvidia/gpus
+  // lists both, the device cgroup refuses the other GPU's node. One GPU is still reachable.
+  Capture two = h200_like();
+  std::string second(k_information);
+  second.replace(second.find("Device Minor: \t 0"), std::string_view("Device Minor: \t 0").size(), "Device Minor: \t 1");
+  two.paths["/proc/driver/nvidia/gpus/0000:00:07.0/information"].read = second;
+  add_node(two, "/dev/nvidia1", char_node(195, 1), EPERM);
+  FactSet facts = run(two);
+  CHECK(facts.get_int("dev.gpu_count") == 2);
+  CHECK(list_of(facts, "dev.eperm_nodes") == Strings{"/dev/nvidia1 195:1"});
+  CHECK(facts.get_int("dev.gpu_nodes_usable") == 1);
+
+  // Both refused: no GPU is reachable.
+  add_node(two, "/dev/nvidia0", char_node(195, 0), EPERM);
+  CHECK(run(two).get_int("dev.gpu_nodes_usable") == 0);
+
+  // A missing node or a wrong one is not usable either.
+  Capture missing = h200_like();
+  missing.paths.erase("/dev/nvidia0");
+  CHECK(run(missing).get_int("dev.gpu_nodes_usable") == 0);
+
+  // No module: no GPU, none usable; an unreadable GPU list: unknown.
+  Capture none;
+  none.identity = gd::Identity{1000, 1000, {}};
+  none.paths["/proc/devices"].read = std::string("Character devices:\n  1 mem\n");
+  none.paths["/dev/null"].stat = char_node(1, 3);
+  CHECK(run(none).get_int("dev.gpu_nodes_usable") == 0);
+  Capture unreadable = h200_like();
+  unreadable.paths["/proc/driver/nvidia/gpus"].list = std::unexpected(gd::IoError{EACCES});
+  CHECK(state_of(run(unreadable), "dev.gpu_nodes_usable") == FactState::unknown);
+}
+
 TEST_CASE("device nodes: EACCES for a user outside the node's group", "[probes][device_nodes]") {
   Capture c = h200_like(1000);
   c.paths["/etc/group"].read = std::string("root:x:0:\nvideo:x:44:\n");

@@ -88,11 +88,8 @@ bool make_real_cache(RealCache& rc, std::string_view format) {
 
 }  // namespace
 
-TEST_CASE("ld.so.cache: the real ldconfig's default format", "[probes][ld_cache]") {
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped: no /sbin/ldconfig on this machine (not a glibc host)");
-    return;
-  }
+TEST_CASE("ld.so.cache: the real ldconfig's default format", "[probes][ld_cache][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   RealCache rc;
   REQUIRE(make_real_cache(rc, "new"));
   CHECK(rc.bytes.starts_with("glibc-ld.so.cache1.1"));
@@ -127,11 +124,8 @@ TEST_CASE("ld.so.cache: the real ldconfig's default format", "[probes][ld_cache]
                        });
 }
 
-TEST_CASE("ld.so.cache: the old format (ldconfig -c old)", "[probes][ld_cache]") {
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped: no /sbin/ldconfig on this machine (not a glibc host)");
-    return;
-  }
+TEST_CASE("ld.so.cache: the old format (ldconfig -c old)", "[probes][ld_cache][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   RealCache rc;
   REQUIRE(make_real_cache(rc, "old"));
   CHECK(rc.bytes.starts_with("ld.so-1.7.0"));
@@ -145,11 +139,8 @@ TEST_CASE("ld.so.cache: the old format (ldconfig -c old)", "[probes][ld_cache]")
   CHECK(cuda->value == "/usr/local/nvidia/lib64/libcuda.so.1");
 }
 
-TEST_CASE("ld.so.cache: old format followed by the new one (ldconfig -c compat)", "[probes][ld_cache]") {
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped: no /sbin/ldconfig on this machine (not a glibc host)");
-    return;
-  }
+TEST_CASE("ld.so.cache: old format followed by the new one (ldconfig -c compat)", "[probes][ld_cache][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   RealCache rc;
   REQUIRE(make_real_cache(rc, "compat"));
   CHECK(rc.bytes.starts_with("ld.so-1.7.0"));
@@ -164,11 +155,8 @@ TEST_CASE("ld.so.cache: old format followed by the new one (ldconfig -c compat)"
   CHECK(printed(rc.cache) == printed(fresh.cache));
 }
 
-TEST_CASE("ld.so.cache: glibc-hwcaps subfolder entries", "[probes][ld_cache]") {
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped: no /sbin/ldconfig on this machine (not a glibc host)");
-    return;
-  }
+TEST_CASE("ld.so.cache: glibc-hwcaps subfolder entries", "[probes][ld_cache][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   RealCache rc;
   rc.tree.file("/usr/local/nvidia/lib64/glibc-hwcaps/x86-64-v3/libcuda.so.580.159.04",
                gd::test::elf_fixture("libcuda.x86_64.so"));
@@ -190,12 +178,9 @@ TEST_CASE("ld.so.cache: glibc-hwcaps subfolder entries", "[probes][ld_cache]") {
   CHECK(cuda->value == "/usr/local/nvidia/lib64/libcuda.so.1");
 }
 
-TEST_CASE("ld.so.cache: this machine's own cache reads like ldconfig -p", "[probes][ld_cache]") {
+TEST_CASE("ld.so.cache: this machine's own cache reads like ldconfig -p", "[probes][ld_cache][needs-host-ld-cache]") {
+  REQUIRE(gd::test::have("host-ld-cache"));
   std::string own = gd::test::read_whole("/etc/ld.so.cache");
-  if (!gd::test::have_ldconfig() || own.empty()) {
-    WARN("skipped: no /sbin/ldconfig or /etc/ld.so.cache on this machine");
-    return;
-  }
   auto parsed = parse_ld_cache(own);
   REQUIRE(parsed);
   TempTree out;
@@ -209,11 +194,10 @@ TEST_CASE("ld.so.cache: damaged files are errors, never crashes", "[probes][ld_c
   CHECK_FALSE(parse_ld_cache("not a cache at all"));
   CHECK_THAT(parse_ld_cache("ELF\x7f").error(), Catch::Contains("not an ld.so.cache"));
   CHECK_FALSE(parse_ld_cache("glibc-ld.so.cache1.1"));  // header cut off
+}
 
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped the cut-file part: no /sbin/ldconfig on this machine");
-    return;
-  }
+TEST_CASE("ld.so.cache: real caches cut short or edited are errors, never crashes", "[probes][ld_cache][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   for (const char* format : {"new", "old", "compat"}) {
     RealCache rc;
     REQUIRE(make_real_cache(rc, format));

@@ -80,11 +80,8 @@ TEST_CASE("ld.so.conf: includes are read in ldconfig's order", "[probes][ld_so_c
   CHECK(missing.dirs.empty());
 }
 
-TEST_CASE("ld.so.conf: the same folders the real ldconfig reads", "[probes][ld_so_conf]") {
-  if (!gd::test::have_ldconfig()) {
-    WARN("skipped: no /sbin/ldconfig on this machine (not a glibc host)");
-    return;
-  }
+TEST_CASE("ld.so.conf: the same folders the real ldconfig reads", "[probes][ld_so_conf][needs-ldconfig]") {
+  REQUIRE(gd::test::have("ldconfig"));
   TempTree tree;
   for (const char* dir : {"/opt/one/lib", "/opt/two/lib", "/opt/three", "/usr/local/nvidia/lib64"}) {
     tree.dir(dir);

@@ -11,6 +11,7 @@
 
 #include "probes/python/cuda_fatbin.hpp"
 #include "sys/real_host.hpp"
+#include "host_tools.hpp"
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
 #include "tiny_elf.hpp"
@@ -426,9 +427,7 @@ TEST_CASE("fatbin: random damage never hangs or crashes the scan", "[probes][fat
 
 namespace {
 
-constexpr const char* k_cuda_bin = "/usr/local/cuda/bin";
-
-bool have_tool(const std::string& name) { return ::access((std::string(k_cuda_bin) + "/" + name).c_str(), X_OK) == 0; }
+using gd::test::k_cuda_bin;
 
 bool run(const std::string& command) {
   return std::system((command + " >/dev/null 2>&1").c_str()) == 0;
@@ -477,26 +476,29 @@ const std::vector<std::string> k_toolkit_ptx = {"compute_75", "compute_90a"};
 
 }  // namespace
 
-TEST_CASE("fatbin: real fat binaries from ptxas and fatbinary", "[probes][fatbin]") {
-  if (!have_tool("ptxas") || !have_tool("fatbinary")) {
-    WARN("skipped: no CUDA toolkit (ptxas, fatbinary) under " << k_cuda_bin);
-    return;
-  }
+TEST_CASE("fatbin: real fat binaries from ptxas and fatbinary", "[probes][fatbin][needs-cuda-toolkit]") {
+  REQUIRE(gd::test::have("cuda-toolkit"));
   gd::test::TempTree tree;
   gd::RealHost host("/", {});
   struct Variant {
     const char* options;
     bool compressed;
   };
-  // Default: PTX compressed; --compress-all: cubins too (Zstd); speed mode: LZ4; none at all.
+  // Default: PTX compressed; --compress-all: cubins too (Zstd); speed mode: LZ4; none at all. An
+  // older toolkit may not know one of these options and skips that variant,
+  // but the default one must build, and what was left out is named.
+  int checked = 0;
+  std::string refused;
   for (const Variant& v : {Variant{"", true}, Variant{"--compress-all", true},
                            Variant{"--compress-all --compress-mode=speed", true}, Variant{"--compress=false", false}}) {
     INFO("fatbinary " << v.options);
     std::string fatbin = toolkit_fatbin(tree, v.options);
     if (fatbin.empty()) {
-      WARN("skipped: this toolkit's ptxas/fatbinary refused the test kernel or options: " << v.options);
+      REQUIRE(*v.options != '\0');  // the toolkit refused its own defaults: fail, not skip
+      refused += std::string(refused.empty() ? "" : ", ") + v.options;  // (never the defaults: required above)
       continue;
     }
+    ++checked;
     tree.file("/libreal.so", elf_with({{".text", "\xc3"}, {".nv_fatbin", fatbin}}));
     auto scan = gd::scan_fat_binaries(host, tree.at("/libreal.so"));
     INFO(scan.error);
@@ -507,42 +509,36 @@ TEST_CASE("fatbin: real fat binaries from ptxas and fatbinary", "[probes][fatbin
     CHECK(gd::sass_arch_names(scan) == k_toolkit_sass);
     CHECK(gd::ptx_arch_names(scan) == k_toolkit_ptx);
   }
+  INFO("variants this toolkit refused: " << (refused.empty() ? "none" : refused));
+  REQUIRE(checked >= 1);
 }
 
-TEST_CASE("fatbin: a fat binary embedded by objcopy and by nvcc", "[probes][fatbin]") {
-  if (!have_tool("ptxas") || !have_tool("fatbinary")) {
-    WARN("skipped: no CUDA toolkit (ptxas, fatbinary) under " << k_cuda_bin);
-    return;
-  }
+TEST_CASE("fatbin: a fat binary embedded by objcopy", "[probes][fatbin][needs-objcopy]") {
+  REQUIRE(gd::test::have("objcopy"));
   gd::test::TempTree tree;
   gd::RealHost host("/", {});
   std::string fatbin = toolkit_fatbin(tree, "");
   REQUIRE_FALSE(fatbin.empty());
   tree.file("/base.so", elf_with({{".text", "\xc3"}}));
-  if (run("objcopy --add-section .nv_fatbin=" + tree.at("/out.fatbin") +
-          " --set-section-flags .nv_fatbin=alloc,readonly " + tree.at("/base.so") + " " + tree.at("/objcopied.so"))) {
-    auto scan = gd::scan_fat_binaries(host, tree.at("/objcopied.so"));
-    INFO(scan.error);
-    REQUIRE(scan.status == FatbinStatus::ok);
-    CHECK(gd::sass_arch_names(scan) == k_toolkit_sass);
-    CHECK(gd::ptx_arch_names(scan) == k_toolkit_ptx);
-  } else {
-    WARN("skipped the objcopy part: no objcopy that takes --add-section");
-  }
+  REQUIRE(run("objcopy --add-section .nv_fatbin=" + tree.at("/out.fatbin") +
+              " --set-section-flags .nv_fatbin=alloc,readonly " + tree.at("/base.so") + " " + tree.at("/objcopied.so")));
+  auto scan = gd::scan_fat_binaries(host, tree.at("/objcopied.so"));
+  INFO(scan.error);
+  REQUIRE(scan.status == FatbinStatus::ok);
+  CHECK(gd::sass_arch_names(scan) == k_toolkit_sass);
+  CHECK(gd::ptx_arch_names(scan) == k_toolkit_ptx);
+}
 
-  if (!have_tool("nvcc")) {
-    WARN("skipped the nvcc part: no nvcc");
-    return;
-  }
+TEST_CASE("fatbin: a fat binary built by nvcc", "[probes][fatbin][needs-nvcc]") {
+  REQUIRE(gd::test::have("nvcc"));
+  gd::test::TempTree tree;
+  gd::RealHost host("/", {});
   // A shared library with relocatable device code: the device-linked .nv_fatbin and the
   // pre-link __nv_relfatbin, both written by the real toolchain and host linker.
   tree.file("/k.cu", "__global__ void gd_fatbin_test(int* p) { p[threadIdx.x] = 42; }\n");
   const std::string so = tree.at("/libnvcc.so");
-  if (!run(std::string(k_cuda_bin) + "/nvcc -shared -Xcompiler -fPIC -rdc=true -gencode arch=compute_80,code=sm_80 " +
-           "-gencode arch=compute_90a,code=[sm_90a,compute_90a] " + tree.at("/k.cu") + " -o " + so)) {
-    WARN("skipped the nvcc part: nvcc could not build a shared library here (no host compiler?)");
-    return;
-  }
+  REQUIRE(run(std::string(k_cuda_bin) + "/nvcc -shared -Xcompiler -fPIC -rdc=true -gencode arch=compute_80,code=sm_80 " +
+              "-gencode arch=compute_90a,code=[sm_90a,compute_90a] " + tree.at("/k.cu") + " -o " + so));
   auto scan = gd::scan_fat_binaries(host, so);
   INFO(scan.error);
   REQUIRE(scan.status == FatbinStatus::ok);
