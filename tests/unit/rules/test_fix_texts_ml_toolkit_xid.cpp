@@ -83,3 +83,39 @@ TEST_CASE("ml.nvidia-wheels-mixed-families names the leftover wheels and what un
   CHECK(has(fix, "Required after the uninstall"));
   CHECK(has(finding.why, "install into the same folders"));
 }
+
+TEST_CASE("fix commands of the ml rules that did not work as written", "[rules][fixtures][fix-text]") {
+  // pip uninstall has no --user option ("no such option: --user").
+  std::string twice = all_fix_lines(finding_on("ml.torch-installed-twice", "positive/user-site-and-conda.json"));
+  INFO(twice);
+  CHECK_FALSE(has(twice, "uninstall --user"));
+  CHECK(has(twice, "python3 -m pip uninstall torch"));
+  // --no-binary :all: forces source builds of every dependency, torch included; flash-attn takes
+  // FLASH_ATTN_CUDA_ARCHS values its setup.py handles, and downloads a wheel unless FORCE_BUILD.
+  std::string ext = all_fix_lines(finding_on("ml.extension-no-kernel-for-gpu", "positive/flash-attn-without-sm120.json"));
+  INFO(ext);
+  CHECK_FALSE(has(ext, ":all:"));
+  CHECK(has(ext, "FLASH_ATTENTION_FORCE_BUILD=TRUE"));
+  // flash-attn wheels are named ...cxx11abiTRUE/FALSE, and a plain --force-reinstall swaps torch.
+  std::string other = all_fix_lines(finding_on("ml.extension-built-for-other-torch", "positive/vllm-for-torch-27.json"));
+  INFO(other);
+  CHECK(has(other, "cxx11abi<TRUE|FALSE>"));
+  CHECK(has(other, "pip install --no-deps --force-reinstall"));
+  // The grep -v '/cuda' also dropped .../compat, and upgrading the wheel does not beat LD_LIBRARY_PATH.
+  gd::Finding shadow = finding_on("ml.ld-library-path-shadows-wheels", "positive/cuda121-on-ld-path.json");
+  std::string ld = all_fix_lines(shadow);
+  INFO(ld);
+  CHECK_FALSE(has(ld, "grep -v '/cuda'"));
+  CHECK_FALSE(has(ld, "pip install -U nvidia-nvjitlink"));
+  CHECK(shadow.severity == gd::Severity::warning);
+}
+
+TEST_CASE("xid.gsp-timeout claims no fixed 525 release and gives the initramfs commands", "[rules][fixtures][fix-text]") {
+  // open-gpu-kernel-modules#446 is open with 2026 reports and #942 shows timeouts on 580.82.07.
+  gd::Finding finding = finding_on("xid.gsp-timeout", "positive/xid-119.json");
+  std::string fix = all_fix_lines(finding);
+  INFO(fix);
+  CHECK_FALSE(has(finding.why + fix, "525.105.17"));
+  CHECK(has(fix, "sudo update-initramfs -u"));
+  CHECK(has(fix, "sudo dracut -f"));
+}
