@@ -15,11 +15,21 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"klog.source", T::string, "where the kernel log was read: /dev/kmsg or the syslog file"},
     FactSpec{"klog.lines", T::integer, "kernel message lines read from the current boot"},
     FactSpec{"klog.nvrm_lines", T::list, "the newest NVRM lines of the NVIDIA driver (at most 20)"},
-    // Xid reports (src/common/sdk/nvidia/inc/nverror.h, kernel_rc.c).
-    FactSpec{"klog.xid_codes", T::list, "distinct Xid codes logged, in numeric order ('79', '119')"},
+    // Xid reports (src/common/sdk/nvidia/inc/nverror.h, kernel_rc.c). Only those since the last
+    // 'NVRM: loading NVIDIA UNIX' line (older ones concern the module before a reload), and inside a
+    // container only those of the GPUs it was given (kmod.nvidia.gpus): the log is the host's.
+    FactSpec{"klog.xid_codes", T::list,
+             "distinct Xid codes logged since the module was last loaded, in numeric order ('79', '119')"},
     FactSpec{"klog.xids", T::list,
              "one entry per distinct Xid and GPU: '79 0000:01:00.0 GPU has fallen off the bus.' (+ how often)"},
-    FactSpec{"klog.xid_count", T::integer, "Xid reports logged in total"},
+    FactSpec{"klog.xid.*", T::list, "the klog.xids entries of one Xid code (klog.xid.95); only codes that were logged"},
+    FactSpec{"klog.xid_count", T::integer, "Xid reports logged in total since the module was last loaded"},
+    FactSpec{"klog.xids_before_module_load", T::list,
+             "Xid entries logged before the last 'NVRM: loading NVIDIA UNIX' line of this boot: the module was "
+             "reloaded since, so they are not counted in the Xid facts above"},
+    FactSpec{"klog.xids_of_other_gpus", T::list,
+             "inside a container, Xid entries of GPUs it was not given (not in kmod.nvidia.gpus): the kernel log is "
+             "the host's; not counted in the Xid facts above"},
     // Initialisation failures.
     FactSpec{"klog.rm_init_adapter", T::list,
              "codes of 'RmInitAdapter failed! (0xAA:0xBB:line)' as printed ('0x22:0x56:884'): RM_INIT stage, "
@@ -46,9 +56,11 @@ constexpr FactSpec k_facts[] = {
              "driver messages that a GPU is not supported by the loaded module flavour or release (quoted)"},
     // Runtime failures.
     FactSpec{"klog.fallen_off_bus", T::boolean,
-             "a GPU 'has fallen off the bus' (Xid 79 or the probe-time NVRM message)"},
+             "a GPU 'has fallen off the bus' (Xid 79 or the probe-time NVRM message) since the module was last "
+             "loaded (in a container: one of its GPUs, where the message names it)"},
     FactSpec{"klog.fallen_off_bus_gpus", T::list, "bus ids of the GPUs reported as fallen off the bus"},
-    FactSpec{"klog.gsp_timeout", T::boolean, "a GSP RPC timeout (Xid 119 or 'Timeout ... waiting for RPC ... GSP')"},
+    FactSpec{"klog.gsp_timeout", T::boolean,
+             "a GSP RPC timeout (Xid 119 or 'Timeout ... waiting for RPC ... GSP') since the module was last loaded"},
     FactSpec{"klog.uvm_failure", T::boolean, "nvidia-uvm logged a failure (load or initialisation)"},
     FactSpec{"klog.uvm_messages", T::list, "the nvidia-uvm failure messages"},
     FactSpec{"klog.resume_seen", T::boolean, "the system was suspended and resumed during this boot"},

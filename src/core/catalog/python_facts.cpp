@@ -57,8 +57,13 @@ constexpr FactSpec k_facts[] = {
     // Other wheels
     FactSpec{"wheels.nvidia", T::list, "nvidia-* CUDA library wheels installed: 'name version'"},
     FactSpec{"wheels.cuda_families", T::list,
-             "CUDA families of the nvidia-* wheels: cu12 (name ends -cu12), cu13 (-cu13, or unsuffixed 13.x)"},
+             "CUDA families of the nvidia-* wheels: cu12 (name ends -cu12), cu13 (-cu13, or one of the unsuffixed "
+             "names torch cu130 pulls through cuda-toolkit: nvidia-cublas, nvidia-cufft, ..., whatever their version)"},
     FactSpec{"wheels.cuda_family_count", T::integer, "how many CUDA families the nvidia-* wheels mix"},
+    FactSpec{"wheels.other_family", T::string,
+             "names of the nvidia-* wheels of the CUDA families torch does not use (its own is cu<major of "
+             "torch.cuda>), space-separated for pip uninstall, plus cuda-toolkit for a cu12 torch "
+             "(absent: none, or no CUDA torch)"},
     FactSpec{"wheels.extensions_for_other_torch", T::list,
              "binary extensions built for another torch than the installed one: 'vllm 0.10.1 requires torch==2.7.1'"},
     FactSpec{"wheels.jax_cuda_major", T::integer, "the CUDA major of the installed jax CUDA plugin (jax-cuda12-plugin: 12)"},
@@ -83,7 +88,8 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"ml.toolkit_above_driver", T::boolean,
              "the extension-build toolkit's CUDA version is above the driver's (its binaries fail with 35 or 222)"},
     FactSpec{"ml.ld_library_path_shadows_wheels", T::list,
-             "CUDA libraries in LD_LIBRARY_PATH folders that the loader picks ahead of the nvidia-* wheels' own: "
+             "CUDA libraries in LD_LIBRARY_PATH folders that the loader picks ahead of the nvidia-* wheels' own, "
+             "of their major but an older minor (a newer one keeps the older one's symbols): "
              "'libnvJitLink.so.12 in /usr/local/cuda-12.1/lib64 ahead of nvidia-nvjitlink-cu12 12.8.93'"},
 };
 

@@ -51,6 +51,7 @@ std::optional<std::string> find_file(Host& host, const std::string& dir, const s
 std::optional<std::vector<std::string>> needed_files(const FactSet& facts, std::string_view version, std::string& why) {
   std::vector<std::string> out;
   bool any_gpu = false;
+  bool any_other_driver = false;  // GPUs seen, but driven by vfio-pci, nouveau, ...
   constexpr std::string_view k_prefix = "pci.gpu.";
   constexpr std::string_view k_suffix = ".gsp_firmware_file";
   for (const auto& [name, fact] : facts.all()) {
@@ -60,6 +61,7 @@ std::optional<std::vector<std::string>> needed_files(const FactSet& facts, std::
     std::string gpu = name.substr(0, name.size() - k_suffix.size());  // "pci.gpu.0"
     auto driver = facts.get_string(gpu + ".driver");
     if (driver && *driver != "nvidia" && *driver != "none") {
+      any_other_driver = true;
       continue;  // vfio-pci, nouveau: the nvidia module does not drive this GPU
     }
     any_gpu = true;
@@ -81,6 +83,9 @@ std::optional<std::vector<std::string>> needed_files(const FactSet& facts, std::
     if (std::find(out.begin(), out.end(), *needed) == out.end()) {
       out.push_back(*needed);
     }
+  }
+  if (!any_gpu && any_other_driver) {
+    return out;  // a passthrough host: every GPU is on vfio-pci (or nouveau), none needs the module's firmware
   }
   if (!any_gpu) {
     why = "no pci.gpu.*.gsp_firmware_file facts: which file the GPUs need is unknown";

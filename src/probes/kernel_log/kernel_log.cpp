@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,43 @@ bool mismatch_applies(const ApiMismatch& mismatch, const FactSet& facts) {
   return !version || *version == mismatch.module_version;
 }
 
+/// Inside a container the kernel log is the host's: the bus ids of the GPUs the container was
+/// given (/proc/driver/nvidia/gpus lists only those), or nullopt when that is not known or the
+/// process is not in a container.
+std::optional<std::vector<std::string>> container_gpus(const FactSet& facts) {
+  if (facts.get_bool("container.in_container") != true) {
+    return std::nullopt;
+  }
+  const Fact* gpus = facts.find("kmod.nvidia.gpus");
+  if (!gpus || gpus->state != FactState::present) {
+    return std::nullopt;
+  }
+  const auto* lines = std::get_if<std::vector<std::string>>(&gpus->value);
+  if (!lines || lines->empty()) {
+    return std::nullopt;
+  }
+  std::vector<std::string> out;
+  for (const std::string& line : *lines) {
+    out.push_back(line.substr(0, line.find(' ')));  // "0000:00:06.0 NVIDIA H200"
+  }
+  return out;
+}
+
+void set_xid_findings(KernelLogFindings& found, const std::string& source, FactSet& facts) {
+  std::vector<std::string> other_gpus;
+  if (auto given = container_gpus(facts)) {
+    other_gpus = keep_xids_of(found, *given);
+  }
+  facts.set("klog.xid_codes", xid_code_list(found), source);
+  facts.set("klog.xids", xid_entry_list(found), source);
+  for (const std::string& code : xid_code_list(found)) {
+    facts.set("klog.xid." + code, xid_entries_of(found, std::stoi(code)), source);
+  }
+  facts.set("klog.xid_count", static_cast<std::int64_t>(found.xid_total), source);
+  facts.set("klog.xids_before_module_load", found.xids_before_module_load, source);
+  facts.set("klog.xids_of_other_gpus", other_gpus, source + " vs kmod.nvidia.gpus");
+}
+
 void set_findings(const KernelLog& log, FactSet& facts) {
   const std::string& source = log.source;
   KernelLogFindings found = analyse_kernel_log(log.lines);
@@ -117,9 +155,7 @@ void set_findings(const KernelLog& log, FactSet& facts) {
   facts.set("klog.source", source, source);
   facts.set("klog.lines", static_cast<std::int64_t>(found.line_count), source);
   facts.set("klog.nvrm_lines", found.nvrm_lines, source);
-  facts.set("klog.xid_codes", xid_code_list(found), source);
-  facts.set("klog.xids", xid_entry_list(found), source);
-  facts.set("klog.xid_count", static_cast<std::int64_t>(found.xid_total), source);
+  set_xid_findings(found, source, facts);
   facts.set("klog.rm_init_adapter", found.rm_init_adapter, source);
   facts.set("klog.firmware_load_failures", found.firmware_load_failures, source);
   facts.set("klog.gsp_wpr2_up", found.gsp_wpr2_up, source);
@@ -163,6 +199,9 @@ void probe_kernel_log(Host& host, const ProbeOptions&, FactSet& facts) {
   if (!log) {
     // Unread is not clean: every kernel-log fact is unknown, with the reason.
     for (const FactSpec& spec : catalog::kernel_log_facts()) {
+      if (std::string_view(spec.name).find('*') != std::string_view::npos) {
+        continue;  // klog.xid.*: one fact per code logged, and none is known
+      }
       facts.set_unknown(spec.name, log.error(), std::string(k_kernel_log_path));
     }
     return;

@@ -194,6 +194,24 @@ void record_xid(XidEvent xid, KernelLogFindings& out) {
   }
 }
 
+// Xid reports before "NVRM: loading NVIDIA UNIX ..." concern the module that was unloaded: the
+// module was reloaded since (the GPUs were initialised again), so they no longer describe them.
+void start_module_load(KernelLogFindings& out) {
+  std::vector<std::string> old = xid_entry_list(out);
+  for (std::string& entry : old) {
+    if (out.xids_before_module_load.size() < k_max_xids) out.xids_before_module_load.push_back(std::move(entry));
+  }
+  out.xids.clear();
+  out.xid_repeats.clear();
+  out.xid_codes.clear();
+  out.xid_total = 0;
+  out.fallen_off_bus = false;
+  out.fallen_off_bus_gpus.clear();
+  out.gsp_timeout = false;
+  out.gsp_timeout_message = false;
+  ++out.module_loads;
+}
+
 void analyse_signature(std::string_view text, KernelLogFindings& out) {
   // kernel/module/signing.c: "Loading of %s is rejected" (unsigned module, module with
   // unavailable key, module with unsupported crypto) when signatures are enforced (Secure Boot);
@@ -238,7 +256,8 @@ void analyse_line(std::string_view text, bool nvrm, KernelLogFindings& out) {
       add_distinct(out.firmware_load_failures, std::string(rest.substr(0, failed)) + " " + std::string(error));
     }
   }
-  if (nvrm && contains(text, "fallen off the bus")) {
+  bool is_xid = text.find("NVRM: Xid (") != std::string_view::npos;
+  if (nvrm && !is_xid && contains(text, "fallen off the bus")) {  // an Xid 79 counts in record_xid
     out.fallen_off_bus = true;
     // NV_DEV_PRINTF form: "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus."
     constexpr std::string_view k_dev = "NVRM: GPU ";
@@ -251,9 +270,10 @@ void analyse_line(std::string_view text, bool nvrm, KernelLogFindings& out) {
   }
   // kernel_gsp.c: "Timeout waiting for RPC from GSP%d!" (<= 545) or "Timeout after %llus of
   // waiting for RPC response from GPU%d GSP!" (550+).
-  if (nvrm && (contains(text, "Timeout waiting for RPC from GSP") ||
+  if (nvrm && !is_xid && (contains(text, "Timeout waiting for RPC from GSP") ||
                (contains(text, "waiting for RPC response from GPU") && contains(text, "GSP")))) {
     out.gsp_timeout = true;
+    out.gsp_timeout_message = true;
   }
   if (nvrm && contains(text, "WPR2 already up")) {  // kernel_gsp.c _kgspBootGspRm
     out.gsp_wpr2_up = true;
@@ -349,6 +369,14 @@ KernelLogFindings analyse_kernel_log(const std::vector<std::string>& lines) {
   for (const std::string& line : lines) {
     std::string_view text = line;
     bool nvrm = text.starts_with("NVRM");
+    // osapi.c nvidia_init_module: "NVRM: loading NVIDIA UNIX [Open Kernel Module for ]x86_64 ...".
+    if (nvrm && contains(text, "NVRM: loading NVIDIA UNIX")) {
+      if (!run.empty()) {
+        analyse_nvrm_run(join_run(run), out);  // what came before belongs to the old module
+        run.clear();
+      }
+      start_module_load(out);
+    }
     if (nvrm) {
       if (out.nvrm_lines.size() == k_max_nvrm_lines) {
         out.nvrm_lines.erase(out.nvrm_lines.begin());
@@ -381,20 +409,78 @@ std::vector<std::string> xid_code_list(const KernelLogFindings& findings) {
   return out;
 }
 
+namespace {
+
+std::string xid_entry(const KernelLogFindings& findings, std::size_t i) {
+  const XidEvent& xid = findings.xids[i];
+  std::string entry = std::to_string(xid.code) + " " + xid.pci;
+  if (!xid.text.empty()) {
+    entry += " " + xid.text;
+  }
+  if (findings.xid_repeats[i] > 1) {
+    entry += " (logged " + std::to_string(findings.xid_repeats[i]) + " times)";
+  }
+  return entry;
+}
+
+}  // namespace
+
 std::vector<std::string> xid_entry_list(const KernelLogFindings& findings) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < findings.xids.size(); ++i) {
-    const XidEvent& xid = findings.xids[i];
-    std::string entry = std::to_string(xid.code) + " " + xid.pci;
-    if (!xid.text.empty()) {
-      entry += " " + xid.text;
-    }
-    if (findings.xid_repeats[i] > 1) {
-      entry += " (logged " + std::to_string(findings.xid_repeats[i]) + " times)";
-    }
-    out.push_back(std::move(entry));
+    out.push_back(xid_entry(findings, i));
   }
   return out;
+}
+
+std::vector<std::string> xid_entries_of(const KernelLogFindings& findings, int code) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < findings.xids.size(); ++i) {
+    if (findings.xids[i].code == code) out.push_back(xid_entry(findings, i));
+  }
+  return out;
+}
+
+std::vector<std::string> keep_xids_of(KernelLogFindings& findings, const std::vector<std::string>& bus_ids) {
+  std::vector<std::string> wanted;
+  for (const std::string& id : bus_ids) wanted.push_back(normalise_pci(id));
+  auto given = [&](const std::string& pci) {
+    return std::find(wanted.begin(), wanted.end(), normalise_pci(pci)) != wanted.end();
+  };
+  std::vector<std::string> removed;
+  KernelLogFindings kept_only;
+  for (std::size_t i = 0; i < findings.xids.size(); ++i) {
+    if (given(findings.xids[i].pci)) {
+      kept_only.xids.push_back(findings.xids[i]);
+      kept_only.xid_repeats.push_back(findings.xid_repeats[i]);
+    } else {
+      removed.push_back(xid_entry(findings, i));
+    }
+  }
+  if (removed.empty()) {
+    return removed;
+  }
+  findings.xids = std::move(kept_only.xids);
+  findings.xid_repeats = std::move(kept_only.xid_repeats);
+  findings.xid_codes.clear();
+  findings.xid_total = 0;
+  bool xid_gsp_timeout = false;
+  for (std::size_t i = 0; i < findings.xids.size(); ++i) {
+    int code = findings.xids[i].code;
+    if (std::find(findings.xid_codes.begin(), findings.xid_codes.end(), code) == findings.xid_codes.end()) {
+      findings.xid_codes.push_back(code);
+    }
+    findings.xid_total += findings.xid_repeats[i];
+    xid_gsp_timeout = xid_gsp_timeout || code == 119;
+  }
+  // A GPU named as fallen off the bus counts only if it is given; when the log named none, the
+  // unnamed message stands. A GSP timeout message names no bus id: only the Xid 119s are sorted.
+  if (!findings.fallen_off_bus_gpus.empty()) {
+    std::erase_if(findings.fallen_off_bus_gpus, [&](const std::string& pci) { return !given(pci); });
+    findings.fallen_off_bus = !findings.fallen_off_bus_gpus.empty();
+  }
+  findings.gsp_timeout = xid_gsp_timeout || findings.gsp_timeout_message;
+  return removed;
 }
 
 }  // namespace gd

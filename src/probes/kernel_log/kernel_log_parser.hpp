@@ -45,6 +45,12 @@ struct KernelLogFindings {
   bool fallen_off_bus = false;
   std::vector<std::string> fallen_off_bus_gpus;  ///< bus ids where the log names them
   bool gsp_timeout = false;
+  bool gsp_timeout_message = false;  ///< from the "Timeout ... waiting for RPC" text, which names no bus id
+  /// Xid entries (xid_entry_list format) logged before the last "NVRM: loading NVIDIA UNIX ..."
+  /// line: they concern the previous load of the module. Everything Xid-related above (xids,
+  /// codes, totals, fallen off the bus, GSP timeouts) starts again at that line.
+  std::vector<std::string> xids_before_module_load;
+  std::size_t module_loads = 0;  ///< "NVRM: loading NVIDIA UNIX" lines seen
   bool gsp_wpr2_up = false;
   bool bar_resize_failed = false;
   std::string probe_not_called;  ///< "The NVIDIA probe routine was not called for 1 device(s)."
@@ -62,5 +68,13 @@ std::vector<std::string> xid_code_list(const KernelLogFindings& findings);
 
 /// "79 0000:01:00.0 GPU has fallen off the bus." per distinct Xid, " (logged 3 times)" when repeated.
 std::vector<std::string> xid_entry_list(const KernelLogFindings& findings);
+
+/// The entries of xid_entry_list() whose code is `code`.
+std::vector<std::string> xid_entries_of(const KernelLogFindings& findings, int code);
+
+/// Keeps only the Xids (and fallen-off-the-bus GPUs) of the GPUs in `bus_ids` ("0000:01:00.0"):
+/// inside a container the kernel log is the host's, with the Xids of GPUs the container was not
+/// given. Returns the entries taken out (xid_entry_list format).
+std::vector<std::string> keep_xids_of(KernelLogFindings& findings, const std::vector<std::string>& bus_ids);
 
 }  // namespace gd

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <chrono>
+#include <optional>
 
 #include "probes/python/cuda_fatbin.hpp"
 #include "probes/shared/library_file.hpp"
@@ -47,6 +48,24 @@ std::string parent(std::string_view path) {
 }
 
 std::string major_of(std::string_view version) { return std::string(version.substr(0, version.find('.'))); }
+
+/// The minor of "12.1.105" (1); nullopt when there is none.
+std::optional<int> minor_of(std::string_view version) {
+  std::size_t first = version.find('.');
+  if (first == std::string_view::npos) return std::nullopt;
+  std::string_view rest = version.substr(first + 1);
+  std::size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+  if (digits == 0 || digits > 6) return std::nullopt;
+  return std::stoi(std::string(rest.substr(0, digits)));
+}
+
+/// `version` has the same major as `other` and a lower minor ("12.1.105" against "12.8.93").
+bool minor_below(std::string_view version, std::string_view other) {
+  auto minor = minor_of(version);
+  auto other_minor = minor_of(other);
+  return major_of(version) == major_of(other) && minor && other_minor && *minor < *other_minor;
+}
 
 std::string release_of(std::string_view version) { return std::string(version.substr(0, version.find('+'))); }
 
@@ -161,7 +180,7 @@ void absent_environment(FactSet& facts, const PythonDiscovery& found) {
   for (const char* name : {"torch.version", "torch.release", "torch.cuda", "torch.hip", "torch.cpu_only",
                            "torch.git_version", "torch.path", "torch.copies", "torch.copy_count", "torch.cuda_library",
                            "torch.sass", "torch.ptx", "torch.fatbin_scan_ms", "torch.requires_unmet", "torch.triton_pin",
-                           "torch.triton_unmet", "wheels.nvidia", "wheels.cuda_families", "wheels.cuda_family_count",
+                           "torch.triton_unmet", "wheels.nvidia", "wheels.cuda_families", "wheels.cuda_family_count", "wheels.other_family",
                            "wheels.extensions_for_other_torch", "wheels.jax_cuda_major", "wheels.cupy_cuda_major",
                            "ml.ld_library_path_shadows_wheels"}) {
     facts.set_absent(name, source, note);
@@ -351,6 +370,23 @@ void wheel_facts(Stack& stack) {
     }
   }
   std::sort(families.begin(), families.end());
+  // The wheels of the families torch does not use: its own is cu<major of torch.version.cuda>.
+  std::string other;
+  if (auto cuda = facts.get_string("torch.cuda")) {
+    std::string own = "cu" + major_of(*cuda);
+    for (const auto& [name, copies] : stack.scan.dists) {
+      std::string family = nvidia_wheel_family(name);
+      if (!family.empty() && family != own) other += (other.empty() ? "" : " ") + name;
+    }
+    // cu130 torch pulls the unsuffixed wheels through the cuda-toolkit meta package.
+    if (own != "cu13" && !other.empty() && stack.installed("cuda-toolkit")) other += " cuda-toolkit";
+  }
+  if (!other.empty()) {
+    facts.set("wheels.other_family", other, source + " vs torch.cuda");
+  } else {
+    facts.set_absent("wheels.other_family", source + " vs torch.cuda",
+                     facts.is_present("torch.cuda") ? "no wheel of another family" : "no CUDA torch");
+  }
   facts.set("wheels.nvidia", wheels, source);
   facts.set("wheels.cuda_families", families, source);
   facts.set("wheels.cuda_family_count", static_cast<std::int64_t>(families.size()), source);
@@ -445,7 +481,9 @@ void ld_library_path_facts(Stack& stack) {
         // soname can be compared (libcupti.so.13 is 2025.3.1, libnvToolsExt.so.1 is 1.0.0).
         const std::string soname_major(soname_version);
         if (major_of(dist->version) != soname_major || major_of(version) != soname_major) continue;
-        if (major_minor_of(version) == major_minor_of(dist->version)) continue;
+        // A newer library of the same major keeps the older one's symbols (nvJitLink's versioned
+        // __nvJitLinkComplete_12_4 is in 12.8 too): only an older one breaks the wheels.
+        if (!minor_below(version, dist->version)) continue;
         std::string line = file + " in " + dir + " (" + version + ") ahead of " + dist->name + " " + dist->version;
         if (std::find(shadows.begin(), shadows.end(), line) == shadows.end()) shadows.push_back(line);
       }

@@ -63,3 +63,47 @@ TEST_CASE("devices.open-eperm warns before restarting the Docker daemon on a Kub
   CHECK(any_fix_contains(rule, "not a Kubernetes node"));
   CHECK(any_fix_contains(rule, "stops running containers unless live-restore is enabled"));
 }
+
+TEST_CASE("nvml.driver-library-mismatch says what reloading the modules ends", "[rules][fixes]") {
+  // rmmod nvidia fails while nvidia_peermem, persistenced or fabric manager hold it, and ends the
+  // desktop session; dnf has no "exclude" step that pins a version (python3-dnf-plugin-versionlock).
+  gd::Rule rule = load_rule("nvml.driver-library-mismatch");
+  CHECK(any_fix_contains(rule, "ends every process using the GPU"));
+  CHECK(any_fix_contains(rule, "nvidia_peermem"));
+  CHECK(any_fix_contains(rule, "sudo dnf versionlock add"));
+}
+
+TEST_CASE("firmware.gsp-firmware-missing names a package query, not invented package names", "[rules][fixes]") {
+  // Debian ships the GSP firmware as firmware-nvidia-gsp (packages.debian.org); there is no
+  // "nvidia-firmware" package to reinstall there, and other distributions name it differently.
+  gd::Rule rule = load_rule("firmware.gsp-firmware-missing");
+  CHECK(any_fix_contains(rule, "dpkg -S /lib/firmware/nvidia/<other version>"));
+  CHECK(any_fix_contains(rule, "rpm -qf /lib/firmware/nvidia/<other version>"));
+  CHECK(any_fix_contains(rule, "firmware-nvidia-gsp"));
+  CHECK_FALSE(any_fix_contains(rule, "nvidia-driver/nvidia-firmware packages"));
+}
+
+TEST_CASE("the uvm rules work without nvidia-modprobe and with the CDI refresh service", "[rules][fixes]") {
+  // nvidia-modprobe is not installed everywhere (absent on the H200 test machine); toolkit 1.18
+  // regenerates /var/run/cdi/nvidia.yaml through nvidia-cdi-refresh.service (cdi-support.html).
+  for (const char* id : {"devices.uvm-missing", "devices.uvm-wrong-major", "devices.uvm-module-not-loaded"}) {
+    INFO(id);
+    gd::Rule rule = load_rule(id);
+    CHECK(any_fix_contains(rule, "mknod -m 666 /dev/nvidia-uvm c "));
+  }
+  CHECK(any_fix_contains(load_rule("devices.uvm-missing"), "nvidia-cdi-refresh.service"));
+  CHECK(any_fix_contains(load_rule("devices.uvm-module-not-loaded"), "nvidia-cdi-refresh.service"));
+}
+
+TEST_CASE("container.no-gpus says that restarting Docker stops the running containers", "[rules][fixes]") {
+  gd::Rule rule = load_rule("container.no-gpus");
+  CHECK(any_fix_contains(rule, "running containers stop unless live-restore is enabled"));
+  CHECK(any_fix_contains(rule, "nvidia-cdi-refresh.service"));
+}
+
+TEST_CASE("container fixes: void set by CDI stays, an empty seccomp log clears nothing", "[rules][fixes]") {
+  // nvidia-container-toolkit PR #395: CDI specs set NVIDIA_VISIBLE_DEVICES=void on purpose.
+  CHECK(any_fix_contains(load_rule("container.visible-devices-void"), "Unless the GPUs come through CDI"));
+  // kernel/seccomp.c seccomp_log(): SECCOMP_RET_ERRNO is logged only when the filter asked for it.
+  CHECK(any_fix_contains(load_rule("container.init-os-call-blocked"), "SECCOMP_FILTER_FLAG_LOG"));
+}

@@ -105,7 +105,6 @@ bool contains(const std::vector<std::string>& ids, const std::string& id) {
 const std::vector<std::string> k_not_yet_top_level = {
     "cuda.init-fails-only-in-user-env", "cuda.libcuda-not-found", "driver.reboot-pending",
     "klog.module-signature-rejected", "klog.nouveau-probe-conflict", "libraries.stub-libcuda-on-search-path",
-    "nvml.driver-library-mismatch",
 };
 
 gd::RuleLoadResult repository_rules() {

@@ -145,6 +145,17 @@ TEST_CASE("firmware: a GPU given to vfio-pci needs nothing, pre-Turing neither",
   CHECK(list(facts, "firmware.missing_files").empty());
 }
 
+TEST_CASE("firmware: a passthrough host with every GPU on vfio-pci needs nothing", "[probes][firmware]") {
+  // The nvidia module may be loaded for no GPU at all: no firmware is needed (not "unknown").
+  TempTree tree;
+  FactSet facts = before_firmware("Hopper", "gsp_ga10x.bin", "580.159.04", "");
+  facts.set("pci.gpu.0.driver", std::string("vfio-pci"));
+  facts.set("kmod.nvidia.gpu_count", std::int64_t{0});
+  run(tree, facts);
+  CHECK(list(facts, "firmware.needed_files").empty());
+  CHECK(list(facts, "firmware.missing_files").empty());
+}
+
 TEST_CASE("firmware: without GPU families the need is unknown", "[probes][firmware]") {
   TempTree tree;
   FactSet facts;

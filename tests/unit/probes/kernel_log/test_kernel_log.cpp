@@ -193,3 +193,41 @@ TEST_CASE("kernel log probe: the healthy H200 container has no kernel log: unkno
   CHECK(reason(facts, "klog.readable").starts_with("no kernel log readable: /dev/kmsg ENOENT"));
   CHECK(facts.find("klog.xid_codes")->state == FactState::unknown);
 }
+
+TEST_CASE("kernel log probe: in a container only the Xids of its GPUs count", "[probes][kernel_log]") {
+  // A container that can read /dev/kmsg sees the host's log; /proc/driver/nvidia/gpus lists only
+  // the GPUs it was given (kmod.nvidia.gpus).
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read =
+      k_kmsg + "4,2300,8821400000,-;NVRM: Xid (PCI:0000:3b:00): 63, pid=1896, name=python3, Row Remapper: New row "
+               "marked for remapping, reset gpu to activate.\n";
+  FactSet known;
+  known.set("container.in_container", true, "test");
+  known.set("kmod.nvidia.gpus", Lines{"0000:3b:00.0 NVIDIA H100 80GB HBM3"}, "test");
+  FactSet facts = probe(c, known);
+  CHECK(list(facts, "klog.xid_codes") == Lines{"63"});
+  CHECK(list(facts, "klog.xid.63") ==
+        Lines{"63 0000:3b:00.0 Row Remapper: New row marked for remapping, reset gpu to activate."});
+  CHECK(facts.find("klog.xid.79") == nullptr);
+  CHECK(list(facts, "klog.xids_of_other_gpus") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
+  CHECK(facts.get_bool("klog.fallen_off_bus") == false);
+  CHECK(facts.get_int("klog.xid_count") == 1);
+
+  SECTION("on the host every GPU's Xid counts") {
+    known.set("container.in_container", false, "test");
+    FactSet host = probe(c, known);
+    CHECK(list(host, "klog.xid_codes") == Lines{"63", "79"});
+    CHECK(list(host, "klog.xids_of_other_gpus").empty());
+    CHECK(host.get_bool("klog.fallen_off_bus") == true);
+  }
+}
+
+TEST_CASE("kernel log probe: an Xid before a module reload is not counted", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read =
+      k_kmsg + "6,2400,9000000000,-;NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build\n";
+  FactSet facts = probe(c);
+  CHECK(list(facts, "klog.xid_codes").empty());
+  CHECK(facts.get_bool("klog.fallen_off_bus") == false);
+  CHECK(list(facts, "klog.xids_before_module_load") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
+}

@@ -222,3 +222,58 @@ TEST_CASE("a healthy driver load leaves every finding empty", "[probes][kernel_l
   CHECK_FALSE(found.module_signature_rejected);
   CHECK(found.probe_not_called.empty());
 }
+
+TEST_CASE("Xids before the module was last loaded are kept apart", "[probes][kernel_log_parser]") {
+  // osapi.c nvidia_init_module prints "NVRM: loading NVIDIA UNIX ..." each time the module loads:
+  // an Xid before a reload (rmmod nvidia; modprobe nvidia) concerns the GPUs as they were then.
+  KernelLogFindings found = analyse_kernel_log({
+      "NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build  (dvs-builder@U22-I3-AF03-09-1)",
+      "NVRM: Xid (PCI:0000:01:00): 95, pid=7062, Uncontained: LTC TAG (0x2,0x0). RST: Yes, D-RST: No",
+      "NVRM: Xid (PCI:0000:01:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+      "NVRM: GPU 0000:01:00.0: GPU has fallen off the bus.",
+      "NVRM: Xid (PCI:0000:01:00): 119, pid=1, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU0 GSP!",
+      "nvidia-uvm: Unloaded the UVM driver.",
+      "NVRM: loading NVIDIA UNIX x86_64 Kernel Module  580.65.06  Release Build  (dvs-builder@U16-I3-B03-4-3)",
+      "NVRM: Xid (PCI:0000:02:00): 63, pid=1896, name=python3, Row Remapper: New row marked for remapping, reset gpu to activate.",
+  });
+  CHECK(found.module_loads == 2);
+  CHECK(gd::xid_code_list(found) == Lines{"63"});
+  CHECK(found.xid_total == 1);
+  CHECK_FALSE(found.fallen_off_bus);
+  CHECK(found.fallen_off_bus_gpus.empty());
+  CHECK_FALSE(found.gsp_timeout);
+  CHECK(found.xids_before_module_load ==
+        Lines{"95 0000:01:00.0 Uncontained: LTC TAG (0x2,0x0). RST: Yes, D-RST: No",
+              "79 0000:01:00.0 GPU has fallen off the bus.",
+              "119 0000:01:00.0 Timeout after 6s of waiting for RPC response from GPU0 GSP!"});
+  CHECK(gd::xid_entries_of(found, 63) ==
+        Lines{"63 0000:02:00.0 Row Remapper: New row marked for remapping, reset gpu to activate."});
+  CHECK(gd::xid_entries_of(found, 95).empty());
+}
+
+TEST_CASE("a container keeps the Xids of its own GPUs", "[probes][kernel_log_parser]") {
+  KernelLogFindings found = analyse_kernel_log({
+      "NVRM: Xid (PCI:0000:81:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+      "NVRM: GPU 0000:81:00.0: GPU has fallen off the bus.",
+      "NVRM: Xid (PCI:0000:3B:00): 94, pid=7062, name=python3, Contained: SM (0x1). RST: No, D-RST: No",
+      "NVRM: Xid (PCI:0000:3b:00): 94, pid=7063, name=python3, Contained: SM (0x1). RST: No, D-RST: No",
+      "NVRM: Xid (PCI:0000:81:00): 119, pid=1, name=nvidia-smi, Timeout after 6s of waiting for RPC response from GPU3 GSP!",
+  });
+  Lines removed = gd::keep_xids_of(found, {"0000:3B:00.0"});
+  CHECK(removed == Lines{"79 0000:81:00.0 GPU has fallen off the bus.",
+                         "119 0000:81:00.0 Timeout after 6s of waiting for RPC response from GPU3 GSP!"});
+  CHECK(gd::xid_code_list(found) == Lines{"94"});
+  CHECK(found.xid_total == 2);
+  CHECK_FALSE(found.fallen_off_bus);
+  CHECK_FALSE(found.gsp_timeout);
+
+  SECTION("a GSP timeout message without an Xid names no bus id, so it stays") {
+    KernelLogFindings text_only = analyse_kernel_log({
+        "NVRM: Xid (PCI:0000:81:00): 13, pid=1, name=a.out, Graphics SM Warp Exception",
+        "NVRM: Timeout waiting for RPC from GSP0! Expected function 76 (GSP_RM_CONTROL) (0x2080014b 0x5).",
+    });
+    gd::keep_xids_of(text_only, {"0000:3b:00.0"});
+    CHECK(gd::xid_code_list(text_only).empty());
+    CHECK(text_only.gsp_timeout);
+  }
+}

@@ -123,6 +123,7 @@ TEST_CASE("the H200's uv venv: torch 2.11.0+cu130 with its pins met", "[python]"
   CHECK(state_of(facts, "torch.triton_unmet") == FactState::absent);
   CHECK(list_of(facts, "wheels.cuda_families") == Names{"cu13"});
   CHECK(facts.get_int("wheels.cuda_family_count") == 1);
+  CHECK(state_of(facts, "wheels.other_family") == FactState::absent);
   CHECK(list_of(facts, "wheels.extensions_for_other_torch").empty());  // torchvision pins torch==2.11.0
   // No libtorch_cuda.so in this tree: the GPU code is not known to be missing, it is not there.
   CHECK(state_of(facts, "torch.cuda_library") == FactState::absent);
@@ -165,6 +166,8 @@ TEST_CASE("cu12 and cu13 wheels mixed; an extension pinned to another torch", "[
 
   CHECK(list_of(facts, "wheels.cuda_families") == Names{"cu12", "cu13"});
   CHECK(facts.get_int("wheels.cuda_family_count") == 2);
+  // torch 2.11.0+cu130 uses the cu13 family: the cu12 wheel is the one to remove.
+  CHECK(facts.get_string("wheels.other_family") == "nvidia-cublas-cu12");
   CHECK(list_of(facts, "wheels.extensions_for_other_torch") ==
         Names{"vllm 0.10.0 requires torch==2.7.1", "flash-attn 2.7.4.post1 was built for torch 2.6 (its wheel's name says so)"});
 }
@@ -201,6 +204,16 @@ TEST_CASE("conda with a user-site torch: the user site comes first and hides the
     FactSet without = run_probe(isolated);
     CHECK(list_of(without, "py.default.site_dirs") == Names{conda_site});
     CHECK(without.get_int("torch.copy_count") == 1);
+  }
+  SECTION("a torch/ folder left with only __pycache__ (an interrupted uninstall) is no installation") {
+    // Without __init__.py it is at most a namespace portion, which a regular package anywhere on
+    // sys.path wins over (PEP 420): only the conda copy is imported.
+    std::filesystem::remove_all(tree.at(user_site + "/torch"));
+    std::filesystem::remove_all(tree.at(user_site + "/torch-2.6.0.dist-info"));
+    tree.file(user_site + "/torch/__pycache__/version.cpython-312.pyc", "");
+    FactSet left = run_probe(host);
+    CHECK(left.get_int("torch.copy_count") == 1);
+    CHECK(left.get_string("torch.path") == conda_site + "/torch");
   }
 }
 
@@ -293,6 +306,11 @@ TEST_CASE("LD_LIBRARY_PATH with a system CUDA's nvJitLink ahead of the wheel's",
   SECTION("the same version is no shadow") {
     std::filesystem::remove_all(tree.at(site + "/nvidia_nvjitlink_cu12-12.8.93.dist-info"));
     tree.file(site + "/nvidia_nvjitlink_cu12-12.1.105.dist-info/METADATA", metadata("nvidia-nvjitlink-cu12", "12.1.105"));
+    CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels").empty());
+  }
+  SECTION("a newer library of the same major is no shadow: it keeps the older one's symbols") {
+    std::filesystem::remove_all(tree.at(site + "/nvidia_nvjitlink_cu12-12.8.93.dist-info"));
+    tree.file(site + "/nvidia_nvjitlink_cu12-12.0.140.dist-info/METADATA", metadata("nvidia-nvjitlink-cu12", "12.0.140"));
     CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels").empty());
   }
 }
