@@ -119,3 +119,12 @@ TEST_CASE("xid.gsp-timeout claims no fixed 525 release and gives the initramfs c
   CHECK(has(fix, "sudo update-initramfs -u"));
   CHECK(has(fix, "sudo dracut -f"));
 }
+
+TEST_CASE("xid.contained-ecc: an Xid 94 that says RST: Yes gets the reset step", "[rules][fixtures][fix-text]") {
+  // The GSP fatal-error path logs Xid 94 and marks the GPU for reset (open-gpu-kernel-modules), so
+  // "new work can start without a reset" does not hold for every Xid 94.
+  gd::Finding finding = finding_on("xid.contained-ecc", "positive/xid-94-asks-for-reset.json");
+  INFO(finding.why);
+  CHECK(has(finding.why, "RST: Yes"));
+  CHECK(has(finding.fix.front(), "RST: Yes, first reset the GPU"));
+}
