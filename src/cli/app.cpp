@@ -43,6 +43,8 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
       ->check(CLI::Range(1, k_max_cuda_timeout_s));
   app.add_option("--libcuda", options.probe.libcuda_path, "load this libcuda file instead of the loader's libcuda.so.1");
   app.add_option("--libnvml", options.probe.libnvml_path, "load this libnvidia-ml file instead of libnvidia-ml.so.1");
+  app.add_flag("--check-inforom", options.probe.check_inforom,
+               "also validate each GPU's InfoROM (reads it from flash: about 70 ms per GPU)");
   app.add_option("--python", options.probe.python_path,
                  "check this Python interpreter or environment folder instead of the python3 on PATH");
   app.add_option("--extension", options.probe.extension_paths,

@@ -3,6 +3,7 @@
  * Built against glibc 2.17 (the main gpudoctor binary is static musl and cannot dlopen a glibc
  * libcuda, GUIDE 5.1) and run by gpudoctor through the host's own loader:
  *   <ld.so> /proc/self/fd/N --reply-fd 3 [--deadline-ms MS] [--libcuda PATH] [--libnvml PATH] [--only nvml]
+ *                           [--inforom validate]
  * It writes only to the reply fd (libcuda and NVML may print to stdout/stderr themselves), one
  * write(2) per line so that a hang or crash still leaves every line written before it.
  * Protocol v1 is described in docs/helper-protocol.md.
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "cuda_part.h"
+#include "nvml_health.h"
 #include "nvml_part.h"
 #include "reply.h"
 #include "tasks.h"
@@ -45,6 +47,8 @@ int main(int argc, char** argv) {
       int ms = parse_fd(argv[i + 1]);
       if (ms < 0) return 2;
       deadline_us = (long long)ms * 1000;
+    } else if (strcmp(argv[i], "--inforom") == 0 && strcmp(argv[i + 1], "validate") == 0) {
+      g_validate_inforom = 1;
     } else if (strcmp(argv[i], "--only") == 0 && strcmp(argv[i + 1], "nvml") == 0) {
       nvml_only = 1;
     } else {

@@ -1,5 +1,5 @@
 /* The NVML part of gpudoctor-cuda-helper, in its own thread beside the CUDA part: nvmlInit, the
- * driver version and every device's name, UUID and PCI bus id. Its steps are `nvml.stage` lines,
+ * driver version and every device's name, UUID, PCI bus id and health (nvml_health.c). Its steps are `nvml.stage` lines,
  * so a hang is reported as `nvml.stuck <step>` while CUDA's results stay. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "nvml_api.h"
+#include "nvml_health.h"
 #include "nvml_part.h"
 #include "reply.h"
 
@@ -65,6 +66,8 @@ static void nvml_steps(struct gd_task* task) {
   LOAD_FN(name_fn, lib, "nvmlDeviceGetName");
   LOAD_FN(uuid_fn, lib, "nvmlDeviceGetUUID");
   LOAD_FN(pci_fn, lib, "nvmlDeviceGetPciInfo_v3");
+  static struct gd_nvml_health_api health;
+  load_nvml_health_api(lib, &health);
   unsigned int count = 0;
   if (count_fn == NULL) {
     emit_missing("nvml.device_count", "nvmlDeviceGetCount_v2");
@@ -118,6 +121,7 @@ static void nvml_steps(struct gd_task* task) {
     } else {
       emit_sub_int(key, "result", r);
     }
+    probe_nvml_health(&health, device, prefix);
   }
 }
 

@@ -17,6 +17,7 @@ struct ProbeOptions {
   int cuda_timeout_ms = 30000;
   std::string libcuda_path;  ///< --libcuda: test this file instead of the loader's choice
   std::string libnvml_path;
+  bool check_inforom = false;  ///< --check-inforom: validate each GPU's InfoROM (slow: a flash read)
   std::string python_path;  ///< --python: the interpreter (or environment folder) to check
   std::vector<std::string> extension_paths;  ///< --extension: more CUDA libraries to list the GPU code of
 };

@@ -186,6 +186,9 @@ void build_plan(ChildPlan& plan, const std::string& loader, const HelperRequest&
   if (request.nvml_only) {
     plan.args.insert(plan.args.end(), {"--only", "nvml"});
   }
+  if (request.check_inforom) {
+    plan.args.insert(plan.args.end(), {"--inforom", "validate"});
+  }
   // The helper reports GPUs still unproven at its own deadline and completes its reply before
   // ours kills it: a stuck GPU then hides none of the others.
   plan.args.insert(plan.args.end(), {"--deadline-ms", std::to_string(helper_deadline_ms(request.timeout_ms))});

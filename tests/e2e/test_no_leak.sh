@@ -58,7 +58,7 @@ checks=$((checks + 1))
 grep -qF 'GPU-<uuid>' "$TMP/redacted.json" || fail "--redact did not keep the shape of the UUID"
 
 # --redact on a capture that names the machine everywhere: host name, a GPU that fell off the bus
-# with its UUID and board serial (as NVRM prints them), a USB serial, and a home folder inside the
+# (the container's own, so that the Xid counts) with its UUID and board serial (as NVRM prints them), a USB serial, and a home folder inside the
 # binary ld.so.cache (kept as base64). None may remain, not even inside a decoded base64 blob; the
 # Xid 79 diagnosis must, and the redacted capture must replay to the same findings.
 python3 - "$HOSTS/h200-live-full.capture.json" "$TMP/planted.capture.json" <<'PY'
@@ -66,10 +66,10 @@ import base64, json, sys
 capture = json.load(open(sys.argv[1]))
 capture["uname"]["nodename"] = "gpu-node-17"
 capture["paths"]["/dev/kmsg"]["read"]["lines"][-1:-1] = [
-    "4,90000,4254197800,-;NVRM: GPU at PCI:0000:5d:00: GPU-8e3a4b1a-0b1c-4d2e-9f00-112233445566",
+    "4,90000,4254197800,-;NVRM: GPU at PCI:0000:00:06: GPU-8e3a4b1a-0b1c-4d2e-9f00-112233445566",
     "4,90001,4254197854,-;NVRM: GPU Board Serial Number: 1653923026510",
-    "4,90002,4254197860,-;NVRM: Xid (PCI:0000:5d:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
-    "3,90003,4254197878,-;NVRM: GPU 0000:5d:00.0: GPU serial number is 1653923026510.",
+    "4,90002,4254197860,-;NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+    "3,90003,4254197878,-;NVRM: GPU 0000:00:06.0: GPU serial number is 1653923026510.",
     "6,90004,4254197900,-;usb 1-1: SerialNumber: USBSERIAL0042 on gpu-node-17",
 ]
 cache = capture["paths"]["/etc/ld.so.cache"]["read"]

@@ -38,9 +38,9 @@ expect_out h200 "^No problems found\.$"
 expect_out h200 "GPU 0: NVIDIA H200 · sm_90"
 expect_out h200 "open 580\.159\.04"
 # The capture holds no kernel log and predates the kernel proof (helper protocol 1.0): the only
-# undecided checks are those that read the log or the kernel proof's results.
+# undecided checks are those that read the log, the kernel proof's results or the GPU health.
 checks=$((checks + 1))
-undecided=$(grep -E '^  \? ' "$TMP/h200.out" | grep -v -e 'no kernel log readable' -e 'predates the kernel proof' || true)
+undecided=$(grep -E '^  \? ' "$TMP/h200.out" | grep -v -e 'no kernel log readable' -e 'predates the kernel proof' -e 'predates the GPU health checks' || true)
 [ -z "$undecided" ] || fail "h200: checks undecided for another reason than the missing kernel log: $undecided"
 
 # The overview makes "NVML sees the GPU but cuInit fails" visible at a glance.

@@ -8,6 +8,8 @@
  *   FAKE_NVML_DEVICE_NAME=<text>      nvmlDeviceGetName (default "NVIDIA H200")
  *   FAKE_NVML_HANG_IN=<function>      that function sleeps forever
  *   FAKE_NVML_CRASH_IN=<function>     that function raises SIGSEGV
+ *   (GPU health: fake_nvml_health.c, built into the same library; libnvidia-ml-old.so.1 is this
+ *   file alone, an NVML without the health entry points)
  *
  * Device N has the same identity as in fake_libcuda.c: UUID "GPU-" + bytes 0x10*N+0..15, PCI bus
  * id "00000000:%02X:00.0" with bus 0x18+N (NVML's busId has an 8-digit domain).
@@ -47,6 +49,10 @@ static int g_initialised;
 /* Handles are addresses inside this array: device N is &g_devices[N]. */
 static char g_devices[k_max_fake_devices];
 
+long fake_nvml_env_int(const char* name, long fallback);
+void fake_nvml_enter(const char* function);
+int fake_nvml_device_index(nvmlDevice_t device);
+
 static long env_int(const char* name, long fallback) {
   const char* text = getenv(name);
   return (text != NULL && *text != '\0') ? strtol(text, NULL, 0) : fallback;
@@ -75,6 +81,11 @@ static int device_index(nvmlDevice_t device) {
   const char* p = (const char*)device;
   return (p >= g_devices && p < g_devices + device_count()) ? (int)(p - g_devices) : -1;
 }
+
+/* For fake_nvml_health.c (hidden: not exported from the library). */
+long fake_nvml_env_int(const char* name, long fallback) { return env_int(name, fallback); }
+void fake_nvml_enter(const char* function) { enter(function); }
+int fake_nvml_device_index(nvmlDevice_t device) { return g_initialised ? device_index(device) : -1; }
 
 static nvmlReturn_t copy_text(char* out, unsigned int length, const char* text) {
   if (out == NULL || strlen(text) + 1 > length) {

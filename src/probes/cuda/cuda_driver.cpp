@@ -6,6 +6,7 @@
 
 #include "probes/cuda/cuda_devices.hpp"
 #include "probes/cuda/cuda_result_names.hpp"
+#include "probes/cuda/nvml_health.hpp"
 #include "util/signal_names.hpp"
 
 namespace gd {
@@ -44,6 +45,7 @@ void set_all_unknown(FactSet& facts, const std::string& reason) {
     facts.set_unknown(name, reason, std::string(k_src_helper));
   }
   record_no_cuda_devices(facts, true, reason, std::string(k_src_helper));
+  record_no_nvml_health(facts, reason, std::string(k_src_helper));
   set_no_clean_run(facts, std::string(k_src_helper), reason);
 }
 
@@ -128,6 +130,7 @@ void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& no
 void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& not_reached) {
   if (!reply.nvml_dlopen_ok) {
     facts.set_unknown("nvml.loaded", not_reached, source("dlopen-nvml"));
+    record_no_nvml_health(facts, not_reached, source("dlopen-nvml"));
     return;
   }
   facts.set("nvml.loaded", *reply.nvml_dlopen_ok, source("dlopen-nvml"));
@@ -136,11 +139,13 @@ void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& no
     for (std::string_view name : {"nvml.init.result", "nvml.device_count", "nvml.driver_version"}) {
       facts.set_absent(name, source("dlopen-nvml"), "libnvidia-ml did not load");
     }
+    record_no_nvml_health(facts, "libnvidia-ml did not load", source("dlopen-nvml"));
     return;
   }
   set_optional_string(facts, "nvml.path", reply.nvml_path, "dlopen-nvml", not_reached);
   if (!reply.nvml_init.result) {
     facts.set_unknown("nvml.init.result", not_reached, source("nvmlInit"));
+    record_no_nvml_health(facts, not_reached, source("nvmlInit"));
     return;
   }
   facts.set("nvml.init.result", std::int64_t{*reply.nvml_init.result}, source("nvmlInit"));
@@ -148,6 +153,7 @@ void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& no
   if (*reply.nvml_init.result != 0) {
     facts.set_absent("nvml.device_count", source("nvmlInit"), "nvmlInit did not succeed");
     facts.set_absent("nvml.driver_version", source("nvmlInit"), "nvmlInit did not succeed");
+    record_no_nvml_health(facts, "nvmlInit did not succeed", source("nvmlInit"));
     return;
   }
   set_optional_string(facts, "nvml.driver_version", reply.nvml_driver_version, "nvmlSystemGetDriverVersion", not_reached);
@@ -162,6 +168,12 @@ void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& no
     if (dev.name) facts.set(key("name"), *dev.name, source(step));
     if (dev.uuid) facts.set(key("uuid"), *dev.uuid, source(step));
     if (dev.pci_bus_id) facts.set(key("pci_bus_id"), *dev.pci_bus_id, source(step));
+  }
+  // NVML's thread finished (1.1), or the whole reply did (1.0, whose health is unknown anyway).
+  if (reply.nvml_steps.last == "done" || (reply.protocol_minor < 1 && reply.complete)) {
+    record_nvml_health(reply, facts);
+  } else {
+    record_no_nvml_health(facts, not_reached, source("nvml"));
   }
 }
 
@@ -264,6 +276,7 @@ void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, c
       if (name != "cuda.helper.status") facts.set_unknown(name, reason, src);
     }
     record_no_cuda_devices(facts, true, reason, src);
+    record_no_nvml_health(facts, reason, src);
   }
 }
 
@@ -317,6 +330,7 @@ void record_nvml_only_run(Host& host, const ProbeOptions& options, FactSet& fact
   request.nvml_only = true;
   request.timeout_ms = options.cuda_timeout_ms;
   request.libnvml_path = options.libnvml_path;
+  request.check_inforom = options.check_inforom;
   HelperOutcome outcome = host.run_cuda_helper(request);
   RunSummary summary = summarise(outcome);
   if (summary.reply) {
@@ -331,6 +345,7 @@ HelperRequest first_helper_request(const ProbeOptions& options) {
   request.timeout_ms = options.cuda_timeout_ms;
   request.libcuda_path = options.libcuda_path;
   request.libnvml_path = options.libnvml_path;
+  request.check_inforom = options.check_inforom;
   return request;
 }
 

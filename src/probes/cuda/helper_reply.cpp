@@ -179,6 +179,26 @@ Field nvml_device_field(HelperReply& reply, std::string_view key) {
   return {};
 }
 
+/// `nvml.device.N.<health key>` (anything but name, uuid, pci_bus_id and the failed-value
+/// keys of those): kept as text for probes/cuda/nvml_health. False for other keys.
+bool take_nvml_health_line(HelperReply& reply, std::string_view key, const std::string& value) {
+  if (!consume_prefix(key, "nvml.device.")) return false;
+  std::optional<int> index = take_index(key);
+  if (!index) return false;
+  for (std::string_view plain : {"name", "uuid", "pci_bus_id", "result", "error"}) {
+    if (key == plain || (key.starts_with(plain) && key.size() > plain.size() && key[plain.size()] == '.' &&
+                         plain != "result" && plain != "error")) {
+      return false;  // the identity values and their failures keep their own fields
+    }
+  }
+  HelperNvmlDevice& device = device_at(reply.nvml_devices, *index);
+  if (device.health.size() >= k_helper_max_health_keys && device.health.find(key) == device.health.end()) {
+    return true;  // bounded: a reply cannot grow memory without limit
+  }
+  device.health[std::string(key)] = value.substr(0, 1024);
+  return true;
+}
+
 /// `cuda.device.N.*` / `nvml.device.N.*` with N not a number in 0..k_helper_max_device_index.
 bool is_out_of_bound_device(std::string_view key) {
   if (!consume_prefix(key, "cuda.device.") && !consume_prefix(key, "nvml.device.")) {
@@ -350,7 +370,7 @@ Result<HelperReply> parse_helper_reply(std::string_view text) {
     if (is_out_of_bound_device(key)) {
       continue;  // bounded: no entries for absurd indices
     }
-    if (take_step_line(reply, key, *value)) {
+    if (take_step_line(reply, key, *value) || take_nvml_health_line(reply, key, *value)) {
       continue;
     }
     Field field = typed_field(reply, key);

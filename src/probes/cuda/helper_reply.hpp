@@ -63,7 +63,13 @@ struct HelperNvmlDevice {
   std::optional<std::string> name;
   std::optional<std::string> uuid;
   std::optional<std::string> pci_bus_id;  ///< nvmlPciInfo_t.busId: "00000000:18:00.0"
+  /// The health lines (protocol 1.1) by their key after "nvml.device.N.": "ecc_mode.current" →
+  /// "1", "remap.result" → "3" (a query that failed), "persistence.error" → "missing symbol ...".
+  std::map<std::string, std::string, std::less<>> health;
 };
+
+/// At most this many health keys per NVML device are kept (the helper writes about 40).
+inline constexpr std::size_t k_helper_max_health_keys = 128;
 
 struct HelperReply {
   int protocol_version = 0;  ///< major version from the header line

@@ -1,0 +1,411 @@
+#include "probes/cuda/nvml_health.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+namespace {
+
+const std::string k_source = "helper:nvml-health";
+
+/// One value of a GPU's health lines: its number, or why there is none.
+struct Reading {
+  std::optional<std::int64_t> value;
+  bool not_supported = false;  ///< NVML_ERROR_NOT_SUPPORTED: the GPU has no such thing
+  std::string why;             ///< for an unknown fact
+};
+
+std::optional<std::int64_t> parse_number(std::string_view text) {
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+/// `key` (e.g. "ecc_mode.current") of a device; the failure of its query is under `query`.result.
+Reading read(const HelperNvmlDevice& dev, std::string_view key, std::string_view query) {
+  Reading out;
+  if (auto it = dev.health.find(key); it != dev.health.end()) {
+    out.value = parse_number(it->second);
+    if (!out.value) out.why = "unreadable value '" + it->second + "'";
+    return out;
+  }
+  std::string result_key = std::string(query) + ".result";
+  auto failed = dev.health.find(result_key);
+  if (failed == dev.health.end()) {
+    out.why = "not reported by the helper";
+    return out;
+  }
+  auto code = parse_number(failed->second);
+  if (auto error = dev.health.find(std::string(query) + ".error"); error != dev.health.end()) {
+    out.why = error->second;  // "missing symbol nvmlDeviceGetRemappedRows": an older driver
+  } else if (code == 3) {
+    out.not_supported = true;
+    out.why = "not supported on this GPU or driver (NVML_ERROR_NOT_SUPPORTED)";
+  } else {
+    out.why = fmt::format("NVML returned {}", failed->second);
+  }
+  return out;
+}
+
+std::string gpu_name(const HelperNvmlDevice& dev) {
+  return dev.pci_bus_id ? fmt::format("GPU {} ({})", dev.index, *dev.pci_bus_id) : fmt::format("GPU {}", dev.index);
+}
+
+/// How nvidia-smi -i names the GPU: its UUID, else its bus id.
+std::string smi_id(const HelperNvmlDevice& dev) { return dev.uuid.value_or(dev.pci_bus_id.value_or(std::to_string(dev.index))); }
+
+/// "0000:18:00.0" and "00000000:18:00.0" name the same function: compare without the domain's zeros.
+std::string bus_key(std::string_view bus) {
+  std::size_t colon = bus.find(':');
+  if (colon == std::string_view::npos) return std::string(bus);
+  std::string_view domain = bus.substr(0, colon);
+  while (domain.size() > 1 && domain.front() == '0') domain.remove_prefix(1);
+  std::string out = std::string(domain) + std::string(bus.substr(colon));
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// One health sum: the GPUs a condition holds for, or unknown when a GPU could not tell.
+struct Sum {
+  explicit Sum(std::string_view sum_name) : name(sum_name) {}
+  std::string_view name;  ///< "nvml.health.remap_pending"
+  std::vector<std::string> gpus;
+  std::vector<std::string> ids;
+  std::string unknown_why;
+};
+
+void add(Sum& sum, const HelperNvmlDevice& dev, const std::string& detail = "") {
+  sum.gpus.push_back(detail.empty() ? gpu_name(dev) : gpu_name(dev) + ": " + detail);
+  sum.ids.push_back(smi_id(dev));
+}
+
+/// A reading that cannot decide the sum: remembered, unless the GPU simply has no such thing.
+void note_unknown(Sum& sum, const HelperNvmlDevice& dev, const Reading& reading) {
+  if (!reading.value && !reading.not_supported && sum.unknown_why.empty()) {
+    sum.unknown_why = gpu_name(dev) + ": " + reading.why;
+  }
+}
+
+void set_int(FactSet& facts, const std::string& name, const Reading& reading) {
+  if (reading.value) {
+    facts.set(name, *reading.value, k_source);
+  } else {
+    facts.set_unknown(name, reading.why, k_source);
+  }
+}
+
+void set_bool(FactSet& facts, const std::string& name, const Reading& reading) {
+  if (reading.value) {
+    facts.set(name, *reading.value != 0, k_source);
+  } else {
+    facts.set_unknown(name, reading.why, k_source);
+  }
+}
+
+std::string_view compute_mode_name(std::int64_t mode) {
+  switch (mode) {
+    case 0: return "Default";
+    case 1: return "Exclusive_Thread";
+    case 2: return "Prohibited";
+    case 3: return "Exclusive_Process";
+    default: return "unknown";
+  }
+}
+
+/// nvmlDeviceGpuRecoveryAction_t; later values are printed as numbers.
+std::string recovery_action_name(std::int64_t action) {
+  switch (action) {
+    case 0: return "NONE";
+    case 1: return "GPU_RESET";
+    case 2: return "NODE_REBOOT";
+    case 3: return "DRAIN_P2P";
+    case 4: return "DRAIN_AND_RESET";
+    case 5: return "RECOVER_IMEX_DOMAIN";
+    default: return fmt::format("action {}", action);
+  }
+}
+
+/// The clock event reasons that cost performance (DCGM's CheckForClocksEvent fails on exactly
+/// these; idle, the SW power cap and sync boost are normal).
+constexpr std::array<std::pair<std::int64_t, std::string_view>, 4> k_slowdown_reasons = {{
+    {0x8, "HW slowdown"}, {0x20, "SW thermal slowdown"}, {0x40, "HW thermal slowdown"}, {0x80, "HW power brake"}}};
+
+std::vector<std::string> reason_names(std::int64_t bits) {
+  static constexpr std::array<std::pair<std::int64_t, std::string_view>, 11> k_names = {{
+      {0x1, "GPU idle"}, {0x2, "applications clocks setting"}, {0x4, "SW power cap"}, {0x8, "HW slowdown"},
+      {0x10, "sync boost"}, {0x20, "SW thermal slowdown"}, {0x40, "HW thermal slowdown"}, {0x80, "HW power brake"},
+      {0x100, "display clock setting"}, {0x200, "board limit"}, {0x400, "reliability"}}};
+  std::vector<std::string> out;
+  std::int64_t known = 0;
+  for (const auto& [bit, name] : k_names) {
+    known |= bit;
+    if (bits & bit) out.emplace_back(name);
+  }
+  if (bits & ~known) out.push_back(fmt::format("other reasons 0x{:x}", bits & ~known));
+  return out;
+}
+
+constexpr std::array<std::string_view, 5> k_fabric_states = {"not-supported", "not-started", "in-progress", "completed", "?"};
+
+/// The problems a fabric health mask reports (2-bit fields, value 1 = TRUE; nvml.h 580+).
+std::vector<std::string> fabric_problems(std::int64_t mask) {
+  std::vector<std::string> out;
+  auto field = [&](int shift, std::int64_t width) { return (mask >> shift) & width; };
+  if (field(0, 0x3) == 1) out.emplace_back("bandwidth degraded");
+  if (field(2, 0x3) == 1) out.emplace_back("route recovery in progress");
+  if (field(4, 0x3) == 1) out.emplace_back("route unhealthy");
+  if (field(6, 0x3) == 1) out.emplace_back("access timeout recovery in progress");
+  if (std::int64_t config = field(8, 0xf); config >= 2) out.push_back(fmt::format("incorrect configuration ({})", config));
+  return out;
+}
+
+}  // namespace
+
+void record_no_nvml_health(FactSet& facts, const std::string& why, const std::string& source) {
+  facts.set_unknown("nvml.health.recovery_action_codes", why, source);
+  for (std::string_view name :
+       {"nvml.health.ecc_uncorrected_volatile", "nvml.health.ecc_uncorrected_aggregate", "nvml.health.remap_pending",
+        "nvml.health.remap_failed", "nvml.health.remap_exhausted", "nvml.health.retired_pending",
+        "nvml.health.recovery_actions", "nvml.health.inforom_corrupt", "nvml.health.compute_prohibited",
+        "nvml.health.compute_exclusive_busy", "nvml.health.mig_pending", "nvml.health.mig_without_cuda_device",
+        "nvml.health.fabric_not_registered", "nvml.health.fabric_degraded", "nvml.health.pcie_degraded",
+        "nvml.health.clocks_slowdown", "nvml.health.persistence_off"}) {
+    facts.set_unknown(name, why, source);
+    facts.set_unknown(std::string(name) + "_gpus", why, source);
+  }
+}
+
+void record_nvml_health(const HelperReply& reply, FactSet& facts) {
+  if (reply.protocol_minor < 1) {
+    record_no_nvml_health(facts, "the helper of this capture predates the GPU health checks (protocol 1.0)", k_source);
+    return;
+  }
+  Sum dbe_volatile{"nvml.health.ecc_uncorrected_volatile"}, dbe_aggregate{"nvml.health.ecc_uncorrected_aggregate"},
+      remap_pending{"nvml.health.remap_pending"}, remap_failed{"nvml.health.remap_failed"},
+      remap_exhausted{"nvml.health.remap_exhausted"}, retired_pending{"nvml.health.retired_pending"},
+      recovery{"nvml.health.recovery_actions"}, inforom{"nvml.health.inforom_corrupt"},
+      prohibited{"nvml.health.compute_prohibited"}, exclusive_busy{"nvml.health.compute_exclusive_busy"},
+      mig_pending{"nvml.health.mig_pending"}, mig_lost{"nvml.health.mig_without_cuda_device"},
+      fabric_down{"nvml.health.fabric_not_registered"}, fabric_degraded{"nvml.health.fabric_degraded"},
+      pcie{"nvml.health.pcie_degraded"}, slowdown{"nvml.health.clocks_slowdown"},
+      persistence_off{"nvml.health.persistence_off"};
+  std::vector<std::string> recovery_codes;
+
+  // The buses CUDA enumerated (MIG instances carry their GPU's bus id): a MIG-enabled GPU
+  // without one has no instance CUDA can use.
+  std::vector<std::string> cuda_buses;
+  for (const HelperCudaDevice& dev : reply.cuda_devices) {
+    if (dev.pci_bus_id) cuda_buses.push_back(bus_key(*dev.pci_bus_id));
+  }
+  const bool cuda_enumerated = reply.cuda_init.result == 0 && reply.cuda_device_count.has_value();
+  const bool cuda_found_none = reply.cuda_init.result == 100;  // CUDA_ERROR_NO_DEVICE
+
+  for (const HelperNvmlDevice& dev : reply.nvml_devices) {
+    auto key = [&](std::string_view field) { return fmt::format("nvml.device.{}.{}", dev.index, field); };
+    Reading ecc = read(dev, "ecc_mode.current", "ecc_mode");
+    set_bool(facts, key("ecc.enabled"), ecc);
+    set_bool(facts, key("ecc.pending_enabled"), read(dev, "ecc_mode.pending", "ecc_mode"));
+    Reading dbe_vol = read(dev, "ecc_uncorrected.volatile", "ecc_uncorrected.volatile");
+    Reading dbe_agg = read(dev, "ecc_uncorrected.aggregate", "ecc_uncorrected.aggregate");
+    set_int(facts, key("ecc.uncorrected_volatile"), dbe_vol);
+    set_int(facts, key("ecc.uncorrected_aggregate"), dbe_agg);
+    note_unknown(dbe_volatile, dev, dbe_vol);
+    note_unknown(dbe_aggregate, dev, dbe_agg);
+    if (dbe_vol.value > 0) add(dbe_volatile, dev, fmt::format("{} since the driver loaded", *dbe_vol.value));
+    if (dbe_agg.value > 0 && dbe_vol.value == 0) add(dbe_aggregate, dev, fmt::format("{} in its lifetime", *dbe_agg.value));
+
+    Reading pending = read(dev, "remap.pending", "remap");
+    Reading failure = read(dev, "remap.failure", "remap");
+    Reading uncorrectable = read(dev, "remap.uncorrectable", "remap");
+    set_int(facts, key("remap.correctable"), read(dev, "remap.correctable", "remap"));
+    set_int(facts, key("remap.uncorrectable"), uncorrectable);
+    set_bool(facts, key("remap.pending"), pending);
+    set_bool(facts, key("remap.failure"), failure);
+    note_unknown(remap_pending, dev, pending);
+    note_unknown(remap_failed, dev, failure);
+    if (pending.value > 0) add(remap_pending, dev, fmt::format("{} uncorrectable rows remapped", uncorrectable.value.value_or(0)));
+    if (failure.value > 0) add(remap_failed, dev);
+    Reading no_spare = read(dev, "remap_histogram.none", "remap_histogram");
+    set_int(facts, key("remap.banks_without_spare_rows"), no_spare);
+    note_unknown(remap_exhausted, dev, no_spare);
+    if (no_spare.value > 0) add(remap_exhausted, dev, fmt::format("{} memory bank(s) with no spare row left", *no_spare.value));
+
+    Reading retired = read(dev, "retired_pending", "retired_pending");
+    set_bool(facts, key("retired.pending"), retired);
+    set_int(facts, key("retired.sbe"), read(dev, "retired.sbe", "retired.sbe"));
+    set_int(facts, key("retired.dbe"), read(dev, "retired.dbe", "retired.dbe"));
+    note_unknown(retired_pending, dev, retired);
+    if (retired.value > 0) add(retired_pending, dev);
+
+    Reading action = read(dev, "recovery_action", "recovery_action");
+    set_int(facts, key("recovery_action"), action);
+    note_unknown(recovery, dev, action);
+    if (action.value > 0) {
+      add(recovery, dev, fmt::format("{} ({})", recovery_action_name(*action.value), *action.value));
+      std::string code = std::to_string(*action.value);
+      if (std::find(recovery_codes.begin(), recovery_codes.end(), code) == recovery_codes.end()) recovery_codes.push_back(code);
+    }
+
+    // ValidateInforom answers with its result only: 0 valid, 14 corrupted. It runs only with
+    // --check-inforom (a flash read); any other query answering 14 also says it is corrupted.
+    bool answered_corrupted = false;
+    for (const auto& [name, value] : dev.health) {
+      if (name.ends_with(".result") && name != "inforom.result" && value == "14") answered_corrupted = true;
+    }
+    Reading rom = read(dev, "inforom.result", "inforom");
+    if (dev.health.count("inforom.skipped")) {
+      rom = Reading{std::nullopt, true, "not validated: reading the InfoROM from flash takes about 70 ms per GPU (--check-inforom does it)"};
+    } else if (dev.health.count("inforom.error")) {
+      rom = Reading{std::nullopt, false, dev.health.at("inforom.error")};  // a missing symbol
+    } else if (rom.value == 3) {
+      rom = Reading{std::nullopt, true, "not supported on this GPU (NVML_ERROR_NOT_SUPPORTED)"};
+    } else if (rom.value && *rom.value != 0 && *rom.value != 14) {
+      rom = Reading{std::nullopt, false, fmt::format("nvmlDeviceValidateInforom returned {}", *rom.value)};
+    }
+    if (answered_corrupted) rom = Reading{14, false, ""};
+    if (rom.value) {
+      facts.set(key("inforom_valid"), *rom.value == 0, k_source);
+      if (*rom.value == 14) add(inforom, dev, answered_corrupted ? "a query answered NVML_ERROR_CORRUPTED_INFOROM" : "");
+    } else {
+      facts.set_unknown(key("inforom_valid"), rom.why, k_source);
+      note_unknown(inforom, dev, rom);
+    }
+
+    // Persistence off matters on a compute GPU; a GPU driving a display is a desktop's.
+    Reading persistence = read(dev, "persistence", "persistence");
+    Reading display = read(dev, "display_active", "display_active");
+    set_bool(facts, key("persistence"), persistence);
+    set_bool(facts, key("display_active"), display);
+    note_unknown(persistence_off, dev, persistence);
+    if (persistence.value == 0 && display.value == 0) add(persistence_off, dev);
+
+    Reading mode = read(dev, "compute_mode", "compute_mode");
+    Reading process_count = read(dev, "processes.count", "processes");
+    if (mode.value) {
+      facts.set(key("compute_mode"), std::string(compute_mode_name(*mode.value)), k_source);
+    } else {
+      facts.set_unknown(key("compute_mode"), mode.why, k_source);
+    }
+    set_int(facts, key("processes"), process_count);
+    if (auto pids = dev.health.find("processes.pids"); pids != dev.health.end()) {
+      facts.set(key("process_pids"), pids->second, k_source);
+    }
+    note_unknown(prohibited, dev, mode);
+    note_unknown(exclusive_busy, dev, mode);
+    if (mode.value == 2) add(prohibited, dev);
+    if (mode.value == 3 || mode.value == 1) {
+      note_unknown(exclusive_busy, dev, process_count);
+      if (process_count.value > 0) add(exclusive_busy, dev, fmt::format("{} other process(es): pid {}", *process_count.value,
+                                                                       dev.health.count("processes.pids") ? dev.health.at("processes.pids") : "?"));
+    }
+
+    Reading mig = read(dev, "mig_mode.current", "mig_mode");
+    Reading mig_next = read(dev, "mig_mode.pending", "mig_mode");
+    set_bool(facts, key("mig.enabled"), mig);
+    set_bool(facts, key("mig.pending_enabled"), mig_next);
+    note_unknown(mig_pending, dev, mig);
+    if (mig.value && mig_next.value && *mig.value != *mig_next.value) {
+      add(mig_pending, dev, *mig_next.value ? "MIG turns on at the next reset" : "MIG turns off at the next reset");
+    }
+    note_unknown(mig_lost, dev, mig);
+    if (mig.value == 1) {
+      bool visible = dev.pci_bus_id && std::find(cuda_buses.begin(), cuda_buses.end(), bus_key(*dev.pci_bus_id)) != cuda_buses.end();
+      if (cuda_found_none || (cuda_enumerated && !visible)) {
+        add(mig_lost, dev);
+      } else if (!cuda_enumerated && mig_lost.unknown_why.empty()) {
+        mig_lost.unknown_why = "CUDA did not enumerate its devices";
+      }
+    }
+
+    Reading reasons = read(dev, "clocks_event_reasons", "clocks_event_reasons");
+    if (reasons.value) {
+      facts.set(key("clocks_event_reasons"), reason_names(*reasons.value), k_source);
+      std::vector<std::string> active;
+      for (const auto& [bit, name] : k_slowdown_reasons) {
+        if (*reasons.value & bit) active.emplace_back(name);
+      }
+      if (!active.empty()) add(slowdown, dev, fmt::format("{}", fmt::join(active, ", ")));
+    } else {
+      facts.set_unknown(key("clocks_event_reasons"), reasons.why, k_source);
+      note_unknown(slowdown, dev, reasons);
+    }
+
+    Reading gen = read(dev, "pcie.gen_current", "pcie.gen_current");
+    Reading width = read(dev, "pcie.width_current", "pcie.width_current");
+    Reading gen_max = read(dev, "pcie.gen_max", "pcie.gen_max");
+    Reading width_max = read(dev, "pcie.width_max", "pcie.width_max");
+    Reading pstate = read(dev, "pstate", "pstate");
+    Reading pstate_after = read(dev, "pstate.after", "pstate");
+    set_int(facts, key("pcie.gen"), gen);
+    set_int(facts, key("pcie.width"), width);
+    set_int(facts, key("pcie.gen_max"), gen_max);
+    set_int(facts, key("pcie.width_max"), width_max);
+    set_int(facts, key("pcie.gen_gpu_max"), read(dev, "pcie.gen_gpu_max", "pcie.gen_gpu_max"));
+    set_int(facts, key("pstate"), pstate);
+    // The current link is comparable with the maximum only in P0, before and after reading it
+    // (an idle GPU trains its link down to save power; DCGM's PCIe check does the same).
+    bool in_p0 = pstate.value == 0 && pstate_after.value == 0;
+    if (gen.value && width.value && gen_max.value && width_max.value) {
+      if (in_p0 && (*gen.value < *gen_max.value || *width.value < *width_max.value)) {
+        add(pcie, dev, fmt::format("gen {} x{} of gen {} x{}", *gen.value, *width.value, *gen_max.value, *width_max.value));
+      }
+    } else {
+      note_unknown(pcie, dev, !gen.value ? gen : !width.value ? width : !gen_max.value ? gen_max : width_max);
+    }
+
+    // Fabric: only a GPU that takes part in a fabric reports a state other than not-supported.
+    Reading fabric_state = read(dev, "fabric.state", "fabric");
+    if (fabric_state.value) {
+      std::int64_t state = std::clamp<std::int64_t>(*fabric_state.value, 0, 4);
+      facts.set(key("fabric.state"), std::string(k_fabric_states[static_cast<std::size_t>(state)]), k_source);
+      Reading status = read(dev, "fabric.status", "fabric");
+      Reading mask = read(dev, "fabric.health_mask", "fabric");
+      Reading summary = read(dev, "fabric.health_summary", "fabric");
+      std::vector<std::string> problems = mask.value ? fabric_problems(*mask.value) : std::vector<std::string>{};
+      if (summary.value == 2) problems.emplace_back("health summary unhealthy");
+      if (summary.value == 3) problems.emplace_back("limited capacity");
+      facts.set(key("fabric.health"), problems, k_source);
+      if (state == 1) add(fabric_down, dev, "not registered with the fabric manager (state not started)");
+      if (state == 3 && status.value && *status.value != 0) add(fabric_down, dev, fmt::format("registration failed (NVML status {})", *status.value));
+      if (state == 2) add(fabric_degraded, dev, "fabric registration in progress");
+      if (state == 3 && !problems.empty()) add(fabric_degraded, dev, fmt::format("{}", fmt::join(problems, ", ")));
+    } else {
+      facts.set_unknown(key("fabric.state"), fabric_state.not_supported ? "no NVLink fabric (NVML_ERROR_NOT_SUPPORTED)" : fabric_state.why, k_source);
+      note_unknown(fabric_down, dev, fabric_state);
+      note_unknown(fabric_degraded, dev, fabric_state);
+    }
+  }
+
+  for (Sum* sum : {&dbe_volatile, &dbe_aggregate, &remap_pending, &remap_failed, &remap_exhausted, &retired_pending,
+                   &recovery, &inforom, &prohibited, &exclusive_busy, &mig_pending, &mig_lost, &fabric_down,
+                   &fabric_degraded, &pcie, &slowdown, &persistence_off}) {
+    std::string ids_name = std::string(sum->name) + "_gpus";
+    // A GPU that is affected counts even if another could not tell; with none found, an
+    // unknown reading leaves the sum unknown.
+    if (sum->gpus.empty() && !sum->unknown_why.empty()) {
+      facts.set_unknown(sum->name, sum->unknown_why, k_source);
+      facts.set_unknown(ids_name, sum->unknown_why, k_source);
+      continue;
+    }
+    facts.set(sum->name, sum->gpus, k_source);
+    std::string joined;
+    for (const std::string& id : sum->ids) joined += (joined.empty() ? "" : ",") + id;
+    if (joined.empty()) {
+      facts.set_absent(ids_name, k_source, "no GPU concerned");
+    } else {
+      facts.set(ids_name, joined, k_source);
+    }
+  }
+  facts.set("nvml.health.recovery_action_codes", recovery_codes, k_source);
+}
+
+}  // namespace gd

@@ -1,0 +1,192 @@
+// GPU health from NVML: the helper's health lines against the fake NVML (tests/fakes/
+// fake_nvml_health.c), then the facts and sums gpudoctor makes of them. A query the GPU does
+// not support (NOT_SUPPORTED) is unknown for that GPU and "not affected" in the sums; a missing
+// symbol (an older NVML) leaves the sums unknown; nothing is a false finding.
+#include "probes/cuda/nvml_health.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "fact_access.hpp"
+#include "helper_run.hpp"
+
+using gd::test::list_of;
+using gd::test::reason_of;
+using gd::test::ScopedEnv;
+using gd::test::state_of;
+
+namespace {
+
+gd::FactSet health_facts(const gd::HelperRequest& request) {
+  gd::HelperOutcome outcome = gd::test::run(request);
+  REQUIRE(outcome.status == gd::HelperOutcome::Status::finished);
+  gd::HelperReply reply = gd::test::parsed(outcome);
+  REQUIRE(reply.complete);
+  gd::FactSet facts;
+  gd::record_nvml_health(reply, facts);
+  return facts;
+}
+
+gd::FactSet health_facts() { return health_facts(gd::test::fake_request()); }
+
+const std::vector<std::string> k_sums = {
+    "nvml.health.ecc_uncorrected_volatile", "nvml.health.ecc_uncorrected_aggregate", "nvml.health.remap_pending",
+    "nvml.health.remap_failed", "nvml.health.remap_exhausted", "nvml.health.retired_pending",
+    "nvml.health.recovery_actions", "nvml.health.inforom_corrupt", "nvml.health.compute_prohibited",
+    "nvml.health.compute_exclusive_busy", "nvml.health.mig_pending", "nvml.health.mig_without_cuda_device",
+    "nvml.health.fabric_not_registered", "nvml.health.fabric_degraded", "nvml.health.pcie_degraded",
+    "nvml.health.clocks_slowdown", "nvml.health.persistence_off"};
+
+}  // namespace
+
+TEST_CASE("nvml health: a healthy H200 has every sum empty", "[probes][nvml_health]") {
+  ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "2");
+  gd::FactSet facts = health_facts();
+  for (const std::string& sum : k_sums) {
+    INFO(sum);
+    CHECK(list_of(facts, sum).empty());
+  }
+  CHECK(facts.get_bool("nvml.device.1.ecc.enabled") == true);
+  CHECK(facts.get_int("nvml.device.1.remap.uncorrectable") == 0);
+  CHECK(facts.get_bool("nvml.device.1.persistence") == true);
+  CHECK(facts.get_string("nvml.device.1.compute_mode") == "Default");
+  CHECK(list_of(facts, "nvml.device.1.clocks_event_reasons") == std::vector<std::string>{"GPU idle"});
+  CHECK(facts.get_int("nvml.device.1.pcie.width_max") == 16);
+  // Hopper remaps rows and has no page retirement, a single H200 no fabric: unknown, not faults.
+  CHECK(state_of(facts, "nvml.device.1.retired.pending") == gd::FactState::unknown);
+  CHECK(reason_of(facts, "nvml.device.1.retired.pending").find("NOT_SUPPORTED") != std::string::npos);
+  CHECK(state_of(facts, "nvml.device.1.fabric.state") == gd::FactState::unknown);
+  CHECK(state_of(facts, "nvml.health.remap_pending_gpus") == gd::FactState::absent);
+}
+
+TEST_CASE("nvml health: each fault lands in its sum, naming the GPU", "[probes][nvml_health]") {
+  ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "2");
+  ScopedEnv remap("FAKE_NVML_REMAP_1", "0,3,1,1");
+  ScopedEnv histogram("FAKE_NVML_REMAP_HISTOGRAM_1", "3060,8,2,0,2");
+  ScopedEnv dbe("FAKE_NVML_UNCORRECTED_1", "2,5");
+  ScopedEnv history("FAKE_NVML_UNCORRECTED_0", "0,1");
+  ScopedEnv action("FAKE_NVML_RECOVERY_ACTION_1", "1");
+  ScopedEnv rom("FAKE_NVML_INFOROM_RESULT_0", "14");
+  ScopedEnv mode("FAKE_NVML_COMPUTE_MODE_0", "2");
+  ScopedEnv mig("FAKE_NVML_MIG_1", "0,1");
+  ScopedEnv clocks("FAKE_NVML_CLOCKS_REASONS_0", "0x48");
+  ScopedEnv link("FAKE_NVML_PCIE_1", "5,8,5,16,5");
+  ScopedEnv persistence("FAKE_NVML_PERSISTENCE_0", "0");
+  ScopedEnv fabric("FAKE_NVML_FABRIC_0", "1,0,0,0");
+  gd::HelperRequest request = gd::test::fake_request();
+  request.check_inforom = true;
+  gd::FactSet facts = health_facts(request);
+  const std::string gpu0 = "GPU 0 (00000000:18:00.0)";
+  const std::string gpu1 = "GPU 1 (00000000:19:00.0)";
+  CHECK(list_of(facts, "nvml.health.remap_pending") == std::vector<std::string>{gpu1 + ": 3 uncorrectable rows remapped"});
+  CHECK(list_of(facts, "nvml.health.remap_failed") == std::vector<std::string>{gpu1});
+  CHECK(list_of(facts, "nvml.health.remap_exhausted") == std::vector<std::string>{gpu1 + ": 2 memory bank(s) with no spare row left"});
+  CHECK(list_of(facts, "nvml.health.ecc_uncorrected_volatile") == std::vector<std::string>{gpu1 + ": 2 since the driver loaded"});
+  CHECK(list_of(facts, "nvml.health.ecc_uncorrected_aggregate") == std::vector<std::string>{gpu0 + ": 1 in its lifetime"});
+  CHECK(list_of(facts, "nvml.health.recovery_actions") == std::vector<std::string>{gpu1 + ": GPU_RESET (1)"});
+  CHECK(list_of(facts, "nvml.health.recovery_action_codes") == std::vector<std::string>{"1"});
+  CHECK(list_of(facts, "nvml.health.inforom_corrupt") == std::vector<std::string>{gpu0});
+  CHECK(facts.get_bool("nvml.device.0.inforom_valid") == false);
+  CHECK(list_of(facts, "nvml.health.compute_prohibited") == std::vector<std::string>{gpu0});
+  CHECK(list_of(facts, "nvml.health.mig_pending") == std::vector<std::string>{gpu1 + ": MIG turns on at the next reset"});
+  CHECK(list_of(facts, "nvml.health.clocks_slowdown") == std::vector<std::string>{gpu0 + ": HW slowdown, HW thermal slowdown"});
+  CHECK(list_of(facts, "nvml.health.pcie_degraded") == std::vector<std::string>{gpu1 + ": gen 5 x8 of gen 5 x16"});
+  CHECK(list_of(facts, "nvml.health.persistence_off") == std::vector<std::string>{gpu0});
+  CHECK(list_of(facts, "nvml.health.fabric_not_registered") ==
+        std::vector<std::string>{gpu0 + ": not registered with the fabric manager (state not started)"});
+  CHECK(facts.get_string("nvml.health.remap_failed_gpus") == "GPU-10111213-1415-1617-1819-1a1b1c1d1e1f");
+}
+
+TEST_CASE("nvml health: the InfoROM is validated only when asked; a query answering 14 says enough",
+          "[probes][nvml_health]") {
+  SECTION("not asked") {
+    gd::FactSet facts = health_facts();
+    CHECK(state_of(facts, "nvml.device.0.inforom_valid") == gd::FactState::unknown);
+    CHECK(reason_of(facts, "nvml.device.0.inforom_valid").find("--check-inforom") != std::string::npos);
+    CHECK(list_of(facts, "nvml.health.inforom_corrupt").empty());
+  }
+  SECTION("asked, valid") {
+    gd::HelperRequest request = gd::test::fake_request();
+    request.check_inforom = true;
+    CHECK(health_facts(request).get_bool("nvml.device.0.inforom_valid") == true);
+  }
+  SECTION("not asked, but the ECC counters answer CORRUPTED_INFOROM") {
+    ScopedEnv corrupted("FAKE_NVML_CORRUPTED_INFOROM", "nvmlDeviceGetTotalEccErrors");
+    gd::FactSet facts = health_facts();
+    CHECK(facts.get_bool("nvml.device.0.inforom_valid") == false);
+    CHECK(list_of(facts, "nvml.health.inforom_corrupt") ==
+          std::vector<std::string>{"GPU 0 (00000000:18:00.0): a query answered NVML_ERROR_CORRUPTED_INFOROM"});
+  }
+}
+
+TEST_CASE("nvml health: an idle GPU's narrow link is power saving, not a fault", "[probes][nvml_health]") {
+  ScopedEnv link("FAKE_NVML_PCIE", "1,16,5,16,5");
+  ScopedEnv idle("FAKE_NVML_PSTATE", "8");
+  gd::FactSet facts = health_facts();
+  CHECK(list_of(facts, "nvml.health.pcie_degraded").empty());
+  CHECK(facts.get_int("nvml.device.0.pcie.gen") == 1);
+}
+
+TEST_CASE("nvml health: exclusive mode is a finding only with another process on the GPU", "[probes][nvml_health]") {
+  ScopedEnv mode("FAKE_NVML_COMPUTE_MODE", "3");
+  SECTION("alone") {
+    CHECK(list_of(health_facts(), "nvml.health.compute_exclusive_busy").empty());
+  }
+  SECTION("held by pid 4242") {
+    ScopedEnv processes("FAKE_NVML_PROCESSES", "4242");
+    gd::FactSet facts = health_facts();
+    CHECK(list_of(facts, "nvml.health.compute_exclusive_busy") ==
+          std::vector<std::string>{"GPU 0 (00000000:18:00.0): 1 other process(es): pid 4242"});
+    CHECK(facts.get_string("nvml.device.0.process_pids") == "4242");
+  }
+}
+
+TEST_CASE("nvml health: a registered fabric with degraded health", "[probes][nvml_health]") {
+  // state completed, status 0, health mask: bandwidth degraded (field 0 = 1) and route unhealthy (field 2 = 1)
+  ScopedEnv fabric("FAKE_NVML_FABRIC", "3,0,0x11,3");
+  gd::FactSet facts = health_facts();
+  CHECK(list_of(facts, "nvml.health.fabric_not_registered").empty());
+  CHECK(list_of(facts, "nvml.health.fabric_degraded") ==
+        std::vector<std::string>{"GPU 0 (00000000:18:00.0): bandwidth degraded, route unhealthy, limited capacity"});
+  CHECK(facts.get_string("nvml.device.0.fabric.state") == "completed");
+}
+
+TEST_CASE("nvml health: MIG on with no instance CUDA can see", "[probes][nvml_health]") {
+  ScopedEnv mig("FAKE_NVML_MIG", "1,1");
+  ScopedEnv no_device("FAKE_CUDA_INIT_RESULT", "100");
+  gd::FactSet facts = health_facts();
+  CHECK(list_of(facts, "nvml.health.mig_without_cuda_device") == std::vector<std::string>{"GPU 0 (00000000:18:00.0)"});
+}
+
+TEST_CASE("nvml health: GeForce-like NOT_SUPPORTED answers give unknown facts and empty sums", "[probes][nvml_health]") {
+  ScopedEnv unsupported("FAKE_NVML_NOT_SUPPORTED", "all");
+  gd::FactSet facts = health_facts();
+  for (const std::string& sum : k_sums) {
+    INFO(sum);
+    CHECK(list_of(facts, sum).empty());
+  }
+  CHECK(state_of(facts, "nvml.device.0.ecc.enabled") == gd::FactState::unknown);
+  CHECK(state_of(facts, "nvml.device.0.remap.pending") == gd::FactState::unknown);
+}
+
+TEST_CASE("nvml health: an NVML without the health entry points leaves the sums unknown", "[probes][nvml_health]") {
+  gd::HelperRequest request = gd::test::fake_request();
+  request.libnvml_path = std::string(GD_TEST_FAKES_DIR) + "/libnvidia-ml-old.so.1";
+  gd::FactSet facts = health_facts(request);
+  for (const std::string& sum : k_sums) {
+    INFO(sum);
+    // The InfoROM is judged from answers of 14 unless validated (--check-inforom): none came.
+    CHECK(state_of(facts, sum) == (sum == "nvml.health.inforom_corrupt" ? gd::FactState::present : gd::FactState::unknown));
+  }
+  CHECK(reason_of(facts, "nvml.health.remap_pending").find("missing symbol nvmlDeviceGetRemappedRows") != std::string::npos);
+}
+
+TEST_CASE("nvml health: a capture of the protocol 1.0 helper says it predates the checks", "[probes][nvml_health]") {
+  auto reply = gd::parse_helper_reply("gpudoctor-helper\t1\nnvml.init.result\t0\nnvml.device_count\t1\nend\tok\n");
+  REQUIRE(reply);
+  gd::FactSet facts;
+  gd::record_nvml_health(*reply, facts);
+  CHECK(reason_of(facts, "nvml.health.remap_failed").find("protocol 1.0") != std::string::npos);
+}
