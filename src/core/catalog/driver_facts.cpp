@@ -68,7 +68,8 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"secureboot.enabled", T::boolean, "UEFI Secure Boot is on (efivarfs SecureBoot variable)"},
     FactSpec{"secureboot.module_sig_enforced", T::boolean,
              "the kernel refuses unsigned modules: /sys/module/module/parameters/sig_enforce is Y, or "
-             "/sys/kernel/security/lockdown is in integrity or confidentiality mode"},
+             "/sys/kernel/security/lockdown is in integrity or confidentiality mode (examined only when Secure Boot "
+             "is on)"},
 };
 
 }  // namespace

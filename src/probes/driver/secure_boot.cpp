@@ -45,6 +45,11 @@ std::optional<std::string> parse_lockdown_mode(std::string_view text) {
 
 void record_module_sig_enforcement(Host& host, FactSet& facts) {
   constexpr std::string_view k_fact = "secureboot.module_sig_enforced";
+  if (facts.get_bool("secureboot.enabled") != true) {
+    // Only the Secure Boot rules ask, and only where Secure Boot is on: leave the files unread.
+    facts.set_unknown(k_fact, "not examined: UEFI Secure Boot is not on here", std::string(k_sig_enforce));
+    return;
+  }
   std::optional<bool> sig_enforce;
   std::string why;  // why it cannot be told
   auto add_why = [&](const std::string& text) { why += (why.empty() ? "" : "; ") + text; };

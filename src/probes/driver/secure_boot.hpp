@@ -22,7 +22,8 @@ std::optional<std::string> parse_lockdown_mode(std::string_view text);
 /// secureboot.module_sig_enforced: true when /sys/module/module/parameters/sig_enforce is Y or
 /// lockdown is in integrity or confidentiality mode (either refuses an unsigned module); false
 /// when sig_enforce is N and lockdown is off; unknown otherwise. Secure Boot on alone does not
-/// enforce ("mokutil --disable-validation" keeps the firmware variable at 1).
+/// enforce ("mokutil --disable-validation" keeps the firmware variable at 1). Read only when
+/// secureboot.enabled is true (record_secure_boot first); otherwise unknown, "not examined".
 void record_module_sig_enforcement(Host& host, FactSet& facts);
 
 /// secureboot.enabled: absent when the system did not boot through UEFI (no /sys/firmware/efi),

@@ -70,9 +70,10 @@ TEST_CASE("secure boot probe: unreadable is unknown", "[probes][secure_boot]") {
 
 namespace {
 
-FactSet run_enforcement(Capture capture) {
+FactSet run_enforcement(Capture capture, bool secure_boot = true) {
   gd::ReplayHost host(std::move(capture));
   FactSet facts;
+  facts.set("secureboot.enabled", secure_boot);
   gd::record_module_sig_enforcement(host, facts);
   return facts;
 }
@@ -121,4 +122,12 @@ TEST_CASE("module signature enforcement: what cannot be told is unknown", "[prob
   Capture unread;
   unread.paths[k_lockdown].read = std::string("[none] integrity confidentiality\n");
   CHECK(run_enforcement(std::move(unread)).find("secureboot.module_sig_enforced")->state == FactState::unknown);
+}
+
+TEST_CASE("module signature enforcement: not examined without Secure Boot", "[probes][secure_boot]") {
+  Capture enforce;
+  enforce.paths[k_sig_enforce].read = std::string("Y\n");
+  FactSet facts = run_enforcement(std::move(enforce), false);
+  CHECK(facts.find("secureboot.module_sig_enforced")->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.module_sig_enforced")->reason, Catch::Contains("not examined"));
 }
