@@ -8,14 +8,45 @@ AARCH64=${4:-}
 HOSTS=$SRC/tests/hosts
 failures=0
 checks=0
+skips=()
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# run_gd NAME ARGS...: runs gpudoctor, output in $TMP/NAME.out (stdout) and .err, exit in $rc.
+# The sanitizer build (ctest there sets GD_SANITIZED=1) exits 1 after a report by default, which
+# reads as "an error found". AddressSanitizer (with LeakSanitizer) and UBSan share one exit code
+# in one binary (UBSAN_OPTIONS, read last, decides): 86 for both, a code gpudoctor never uses.
+GD_SANITIZER_EXIT=86
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=$GD_SANITIZER_EXIT"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=$GD_SANITIZER_EXIT:print_stacktrace=1"
+
+# sanitizer_clean NAME: the run NAME (exit in $rc, stderr in $TMP/NAME.err) printed no sanitizer
+# report and did not exit with the sanitizers' code.
+sanitizer_clean() {
+  checks=$((checks + 1))
+  local report
+  report=$(grep -m 4 -E 'Sanitizer|runtime error' "$TMP/$1.err")
+  if [ -n "$report" ]; then
+    fail "$1: sanitizer report (exit $rc): $report"
+  elif [ "$rc" = "$GD_SANITIZER_EXIT" ]; then
+    fail "$1: exit $rc (the sanitizers' code) without a report on stderr: $(head -c 300 "$TMP/$1.err")"
+  fi
+}
+
+# run_gd NAME ARGS...: runs gpudoctor, output in $TMP/NAME.out (stdout) and .err, exit in $rc;
+# a sanitizer report is a failure of its own.
 run_gd() {
   local name=$1; shift
   "$GD" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
   rc=$?
+  sanitizer_clean "$name"
+}
+
+# skip REASON: a part of this test that cannot run here. The others still run; finish() then
+# exits 125 (ctest: Skipped) when nothing failed, and every reason is printed as "SKIP: ..."
+# (make test lists them, tests/print_skips.sh).
+skip() {
+  skips+=("$*")
+  echo "SKIP: $*"
 }
 
 fail() {
@@ -51,6 +82,18 @@ expect_err_lines() {  # NAME N: stderr has exactly N lines
 }
 
 finish() {
-  echo "$((checks - failures)) passed, $failures failed"
-  [ "$failures" = 0 ]
+  echo "$((checks - failures)) passed, $failures failed, ${#skips[@]} parts skipped"
+  [ "$failures" = 0 ] || exit 1
+  if [ "${#skips[@]}" -gt 0 ]; then
+    printf 'SKIP: %s\n' "${skips[@]}"
+    exit 125
+  fi
+  exit 0
 }
+
+# Under the sanitizer build the binary must be instrumented and read the options above.
+if [ "${GD_SANITIZED:-0}" = 1 ]; then
+  checks=$((checks + 1))
+  ASAN_OPTIONS=help=1 "$GD" --version 2>&1 >/dev/null | grep -q 'Available flags for AddressSanitizer' ||
+    fail "GD_SANITIZED=1 but $GD does not read ASAN_OPTIONS: not an AddressSanitizer build"
+fi

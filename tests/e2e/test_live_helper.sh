@@ -71,7 +71,7 @@ if [ -f "$STUB" ]; then
   expect_out stub "^error \[cuda.stub-libcuda\]"
   expect_out stub "34 CUDA_ERROR_STUB_LIBRARY"
 else
-  echo "note: $STUB absent (no CUDA toolkit here): the real-stub case was skipped"
+  skip "the real-stub case: $STUB absent (no CUDA toolkit here)"
 fi
 
 # On this machine (no GPU): a report, never a usage error.

@@ -19,9 +19,21 @@ planted() {  # runs gpudoctor with the secrets in its environment
     NVIDIA_VISIBLE_DEVICES=all "$GD" "$@"
 }
 
+# A run that crashed or printed nothing would leak nothing either: each run must finish its report.
+finished() {  # NAME: exit 0 or 1 (this machine's findings) and a whole report on stdout
+  sanitizer_clean "$1"
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "$1: exit $rc: $(head -3 "$TMP/$1.err")"
+  checks=$((checks + 1))
+  grep -qE '^(No problems found|Found [0-9]+ errors? and [0-9]+ warnings?)\.|^  "schema_version": 1,' "$TMP/$1.out" ||
+    fail "$1: no finished report on stdout: $(head -c 300 "$TMP/$1.out")"
+}
+
 for args in "--no-cuda" "--no-cuda -v" "--no-cuda --json" "--no-cuda --json --redact"; do
   name=run$((checks))
   planted $args >"$TMP/$name.out" 2>"$TMP/$name.err"
+  rc=$?
+  finished "$name"
   for secret in $secrets; do
     checks=$((checks + 1))
     ! grep -qF -- "$secret" "$TMP/$name.out" "$TMP/$name.err" || fail "gpudoctor $args: the output contains $secret"
@@ -29,14 +41,20 @@ for args in "--no-cuda" "--no-cuda -v" "--no-cuda --json" "--no-cuda --json --re
 done
 
 # The allowed variables are still there, with the token cut out, so the diagnosis keeps them.
-planted --no-cuda -v >"$TMP/v.out" 2>&1
+planted --no-cuda -v >"$TMP/v.out" 2>"$TMP/v.err"
+rc=$?
+finished v
 checks=$((checks + 1))
 grep -qF "env.ld_library_path = /opt/<secret>/lib:/usr/local/nvidia/lib64" "$TMP/v.out" ||
   fail "LD_LIBRARY_PATH was not kept with the token replaced: $(grep env.ld_library_path "$TMP/v.out")"
 
 # A capture replays with the same (clean) values.
-planted --no-cuda --json >"$TMP/capture.json" 2>/dev/null
-"$GD" replay "$TMP/capture.json" -v >"$TMP/replay.out" 2>&1
+planted --no-cuda --json >"$TMP/capture.out" 2>"$TMP/capture.err"
+rc=$?
+finished capture
+cp "$TMP/capture.out" "$TMP/capture.json"
+run_gd replay replay "$TMP/capture.json" -v
+finished replay
 for secret in $secrets; do
   checks=$((checks + 1))
   ! grep -qF -- "$secret" "$TMP/replay.out" || fail "replay shows $secret"
@@ -45,7 +63,10 @@ done
 # --redact: no host name, no GPU UUID, no user name from a home folder.
 host=$(uname -n)
 env CUDA_VISIBLE_DEVICES=GPU-48a35ae5-26cc-b221-0dfe-8d39c03f25ad LD_LIBRARY_PATH=/home/alice/lib \
-  "$GD" --no-cuda --json --redact >"$TMP/redacted.json" 2>/dev/null
+  "$GD" --no-cuda --json --redact >"$TMP/redacted.out" 2>"$TMP/redacted.err"
+rc=$?
+finished redacted
+cp "$TMP/redacted.out" "$TMP/redacted.json"
 for word in 48a35ae5-26cc-b221-0dfe-8d39c03f25ad alice; do
   checks=$((checks + 1))
   ! grep -qF -- "$word" "$TMP/redacted.json" || fail "--redact left $word in the report"
@@ -60,7 +81,8 @@ grep -qF 'GPU-<uuid>' "$TMP/redacted.json" || fail "--redact did not keep the sh
 # --redact on a capture that names the machine everywhere: host name, a GPU that fell off the bus
 # (the container's own, so that the Xid counts) with its UUID and board serial (as NVRM prints them), a USB serial, and a home folder inside the
 # binary ld.so.cache (kept as base64). None may remain, not even inside a decoded base64 blob; the
-# Xid 79 diagnosis must, and the redacted capture must replay to the same findings.
+# Xid 79 diagnosis must, and the redacted capture must replay to the same findings. The Xid names
+# the capture's own GPU (0000:00:06.0): in a container the Xid rules count only those.
 python3 - "$HOSTS/h200-live-full.capture.json" "$TMP/planted.capture.json" <<'PY'
 import base64, json, sys
 capture = json.load(open(sys.argv[1]))
@@ -78,8 +100,12 @@ assert b"/usr/local/nvidia/lib64/" in raw
 cache["base64"] = base64.b64encode(raw.replace(b"/usr/local/nvidia/lib64/", b"/home/alice/nvidia/lib6/")).decode()
 json.dump(capture, open(sys.argv[2], "w"))
 PY
-"$GD" replay "$TMP/planted.capture.json" --json >"$TMP/planted.json" 2>/dev/null
-"$GD" replay "$TMP/planted.capture.json" --json --redact >"$TMP/planted-redacted.json" 2>"$TMP/planted-redacted.err"
+run_gd planted replay "$TMP/planted.capture.json" --json
+finished planted
+cp "$TMP/planted.out" "$TMP/planted.json"
+run_gd planted-redacted replay "$TMP/planted.capture.json" --json --redact
+finished planted-redacted
+cp "$TMP/planted-redacted.out" "$TMP/planted-redacted.json"
 python3 - "$TMP/planted-redacted.json" >"$TMP/planted-redacted.decoded" <<'PY'
 import base64, json, sys
 def walk(value):  # every string, and every base64 blob decoded
@@ -112,7 +138,9 @@ case " $(finding_ids "$TMP/planted-redacted.json") " in
   *" xid.fallen-off-bus "*) ;;
   *) fail "--redact lost the Xid 79 finding: $(finding_ids "$TMP/planted-redacted.json")" ;;
 esac
-"$GD" replay "$TMP/planted-redacted.json" --json >"$TMP/replayed-redacted.json" 2>/dev/null
+run_gd replayed-redacted replay "$TMP/planted-redacted.json" --json
+finished replayed-redacted
+cp "$TMP/replayed-redacted.out" "$TMP/replayed-redacted.json"
 checks=$((checks + 1))
 [ "$(finding_ids "$TMP/replayed-redacted.json")" = "$(finding_ids "$TMP/planted.json")" ] ||
   fail "the redacted capture replays to other findings: $(finding_ids "$TMP/replayed-redacted.json") vs $(finding_ids "$TMP/planted.json")"

@@ -19,15 +19,33 @@ ln -s /usr/bin/python3.12 "$tree/home/u/.venv/bin/python3"
 ln -s missing "$tree/usr/lib/libcuda.so.1"
 mkfifo "$tree/dev/fifo"
 before=$(state "$tree")
+# An unchanged tree proves nothing if gpudoctor did not run: each run must finish its report.
+# (The tree has the module loaded and nothing else worth an error: exit 0.)
 run_gd root --root "$tree" --json
+expect_rc root 0
+expect_out root '"schema_version": 1'
+expect_out root '"kmod.nvidia.version": \{'
 run_gd root_text --root "$tree" -v
+expect_rc root_text 0
+expect_out root_text '^  kmod\.nvidia\.version = 580\.159\.04'
+expect_out root_text '^No problems found\.'
 after=$(state "$tree")
 checks=$((checks + 1))
 [ "$before" = "$after" ] || fail "--root changed the tree: $(diff <(echo "$before") <(echo "$after") | head -5)"
 
 empty=$TMP/cwd
 mkdir -p "$empty" "$TMP/tmpdir"
-(cd "$empty" && TMPDIR=$TMP/tmpdir "$GD" --json >/dev/null 2>&1; TMPDIR=$TMP/tmpdir "$GD" --no-cuda >/dev/null 2>&1)
+(cd "$empty" && TMPDIR=$TMP/tmpdir "$GD" --json >"$TMP/live.out" 2>"$TMP/live.err"; echo $? >"$TMP/live.rc"
+  TMPDIR=$TMP/tmpdir "$GD" --no-cuda >"$TMP/live_text.out" 2>"$TMP/live_text.err"; echo $? >"$TMP/live_text.rc")
+for name in live live_text; do  # this machine: any finding is fine, a crash or usage error is not
+  rc=$(cat "$TMP/$name.rc")
+  sanitizer_clean "$name"
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "$name: exit $rc: $(head -3 "$TMP/$name.err")"
+done
+expect_out live '"schema_version": 1'
+expect_out live '"capture": \{'
+expect_out live_text '^(No problems found|Found [0-9]+ errors? and [0-9]+ warnings?)\.'
 checks=$((checks + 1))
 created=$(find "$empty" "$TMP/tmpdir" -mindepth 1)
 [ -z "$created" ] || fail "a run created files: $created"

@@ -30,6 +30,7 @@ blackwell-firmware-missing.capture.json|1|firmware.gsp-firmware-missing
 upgrade-without-reboot.capture.json|1|driver.userspace-version-mismatch
 h200-live-ml.capture.json|0|-
 h200-live-kernel.capture.json|0|-
+fake-eight-one-stuck.capture.json|1|cuda.gpu-stuck
 TABLE
 
 # The healthy H200 (shared/fixtures) is clean: no error, no warning, no inconclusive check.
@@ -68,6 +69,21 @@ expect_out ml "Python / PyTorch: Python 3\.12 in /opt/torch/\.venv \(venv\); tor
 expect_out ml "torch GPU code: sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a"
 expect_out ml "with .*triton 3\.6\.0"
 expect_out ml "CUDA toolkit \(nvcc\): CUDA 13\.0 at /usr/local/cuda \(via CUDA_HOME\)"
+
+# The Alpine container (a real musl tree run in a chroot, tests/hosts/make_musl_capture.py): every
+# layer is read, and the only checks left undecided are those that need the helper, which has no
+# loader to run with; "exactly one finding" above holds with everything else known.
+run_gd musl replay "$HOSTS/musl-only-no-loader.capture.json"
+checks=$((checks + 1))
+undecided=$(grep -E '^  \? ' "$TMP/musl.out" | grep -v '^  ? no glibc dynamic loader for the helper on this host (musl-only system?): ' || true)
+[ -z "$undecided" ] || fail "musl: checks undecided for another reason than the missing loader: $undecided"
+expect_out musl '^\[ok\] Device nodes: nvidiactl ok, nvidia-uvm ok'
+expect_out musl '^\[ok\] Container / VM: docker container'
+expect_out musl '^\[ok\] Kernel log: no NVIDIA driver errors'
+run_gd musl_v -v replay "$HOSTS/musl-only-no-loader.capture.json"
+expect_out musl_v '^  system\.libc = musl  \(/lib/ld-musl-x86_64\.so\.1\)'
+expect_out musl_v '^  system\.os_id = alpine '
+expect_out musl_v '^  cuda\.helper\.status = no-glibc-loader '
 
 # A hang in cuInit still shows what NVML sees (a second, NVML-only helper run).
 run_gd hang replay "$HOSTS/fake-hang.capture.json"

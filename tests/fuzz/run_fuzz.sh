@@ -2,8 +2,8 @@
 # run_fuzz.sh TARGET CORPUS SECONDS [REPORT]: runs one libFuzzer target for SECONDS on a copy of
 # its seed corpus and of found/ beside it (the repository's folders are never written to), after
 # replaying every crash regression input under crashes/ beside the corpus. Exit 0 only without a
-# crash and with the core instrumented; the line "fuzz: NAME: N runs in S s, 0 crashes (...)"
-# goes to stdout (and to REPORT when given).
+# crash and with at least the target's floor of coverage reached (coverage_floors.txt); the line
+# "fuzz: NAME: N runs in S s, 0 crashes (...)" goes to stdout (and to REPORT when given).
 # FUZZ_KEEP=DIR keeps what a long run found, which the temporary folder would lose: a crashing
 # input in DIR/crashes/NAME/, the grown corpus in DIR/corpus/NAME/ (for tests/fuzz/merge_corpus.sh).
 set -u
@@ -41,17 +41,27 @@ if [ $rc -ne 0 ] || [ -n "$(ls -A "$work/artifacts")" ]; then
   echo "fuzz: $name: crashed (exit $rc)"
   exit 1
 fi
-# libFuzzer's "INFO: Loaded 1 modules (N inline 8-bit counters)": N counts the instrumented edges.
-# A target's own file has a few hundred; with the core library's code it calls, thousands (3,800
-# for the smallest, redact). Under 1,000 means the core was not instrumented and the run was
-# blind (CMakeLists.txt, -fsanitize=fuzzer-no-link).
+# A blind run is one that reaches little of the code it is meant to exercise: the core built
+# without coverage instrumentation (CMakeLists.txt, -fsanitize=fuzzer-no-link: then only the
+# target's own file counts, about 100 edges), or a target that stopped calling its parser, or a
+# parser that refuses every input early. What libFuzzer loaded ("Loaded 1 modules (N inline 8-bit
+# counters)") counts what was instrumented, the whole linked core whatever the target calls; the
+# coverage the run reached ("cov: C" of its last status line) is what must not fall below the
+# target's floor in coverage_floors.txt (about 80% of what the seeds and found/ reach).
+floors=$(dirname "$0")/coverage_floors.txt
 counters=$(grep -oE 'Loaded [0-9]+ modules +\([0-9]+ inline 8-bit counters' "$work/log" | grep -oE '[0-9]+ inline' | grep -oE '[0-9]+' | head -n 1)
-if [ "${counters:-0}" -lt 1000 ]; then
-  tail -n 20 "$work/log"
-  echo "fuzz: $name: only ${counters:-no} instrumented edges: the parsers are not instrumented, the run was blind"
+reached=$(echo "$coverage" | grep -oE '^cov: [0-9]+' | grep -oE '[0-9]+')
+floor=$(awk -v t="${name#fuzz_}" '$1 == t { print $2 }' "$floors")
+if [ -z "$floor" ]; then
+  echo "fuzz: $name: no coverage floor for ${name#fuzz_} in $floors (reached ${reached:-nothing}): add one"
   exit 1
 fi
-line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes (${coverage:-no coverage line}, ${new_units:-?} new inputs, peak ${peak_rss:-?} MB)"
+if [ "${reached:-0}" -lt "$floor" ]; then
+  tail -n 20 "$work/log"
+  echo "fuzz: $name: reached ${reached:-no} coverage of ${counters:-?} instrumented edges, under its floor of $floor: the run was blind"
+  exit 1
+fi
+line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes (${coverage:-no coverage line}, floor $floor, ${new_units:-?} new inputs, peak ${peak_rss:-?} MB)"
 echo "$line"
 [ -n "$report" ] && echo "$line" >>"$report"
 exit 0

@@ -176,6 +176,8 @@ REPLY = "\n".join([
 
 
 def main():
+    if not os.path.isdir(FIXTURE):
+        sys.exit("no fixture " + os.path.normpath(FIXTURE) + " (the shared/ folder beside the repository)")
     paths = verbatim_files()
     for path, (major, minor, mode) in DEVNODES.items():
         paths[path] = {"stat": {"type": "char", "major": major, "minor": minor, "mode": mode, "uid": 0, "gid": 0},
@@ -210,10 +212,17 @@ def main():
             "reply": lines(REPLY), "stdout": lines(""), "stderr": lines(""),
         }],
     }
-    with open(OUT, "w", encoding="utf-8") as f:
+    # --out DIR writes DIR/tests/hosts/<name> instead (tests/e2e/test_generators.sh compares it).
+    out = OUT
+    if len(sys.argv) == 3 and sys.argv[1] == "--out":
+        out = os.path.join(sys.argv[2], "tests", "hosts", os.path.basename(OUT))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+    elif len(sys.argv) != 1:
+        sys.exit("usage: make_h200_container_capture.py [--out DIR]")
+    with open(out, "w", encoding="utf-8") as f:
         json.dump(capture, f, indent=2, ensure_ascii=False)
         f.write("\n")
-    print("wrote", os.path.relpath(OUT))
+    print("wrote", os.path.relpath(out))
 
 
 if __name__ == "__main__":

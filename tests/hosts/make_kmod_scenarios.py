@@ -10,13 +10,22 @@
 
 They are synthetic hosts: the file formats are the real ones (nv-procfs.c for /proc/driver/nvidia,
 kernel/module/procfs.c for /proc/modules, sysfs PCI attributes, a kernel-module ELF with .modinfo,
-an ld.so.cache written by the real ldconfig), the values those of the situations above. The tree is
-built in a temporary folder and read by gpudoctor itself (`--root DIR --json`), so the capture holds
-exactly what every probe read; the kernel release of the machine that ran it is then renamed to the
-scenario's.
+the ld.so.cache that glibc's ldconfig writes for these two libraries), the values those of the
+situations above. The tree is built in a temporary folder and read by gpudoctor itself
+(`--root DIR --json`), so the capture holds exactly what every probe read; the kernel release of
+the machine that ran it is then renamed to the scenario's.
 
-Run by hand when the scenarios change: python3 tests/hosts/make_kmod_scenarios.py <build>/gpudoctor
-(needs root for mknod, gcc and ldconfig).
+Hermetic: the output depends on the gpudoctor binary and the repository only. gpudoctor runs with
+a fixed environment (a root shell's PATH, nothing else) from /; the driver libraries are the tiny
+ELF fixtures of tests/fixtures/elf/ (no compiler); the ld.so.cache is written here, byte for byte
+what Debian 12's ldconfig (glibc 2.36, the machine that made the first captures) writes for them
+(no ldconfig); the module parameters come from the committed H200 container capture. So the
+captures are current exactly when a rerun rewrites them unchanged, which
+tests/e2e/test_generators.sh checks (the probes read something new: rerun this script, and check
+the rule host cases built on these captures, /work/gdtest.sh '[hosts]').
+
+Run when the scenarios or the probes change: python3 tests/hosts/make_kmod_scenarios.py <build>/gpudoctor
+[--out DIR] (needs root for mknod; --out DIR writes DIR/tests/hosts/... instead of the repository).
 """
 import json
 import os
@@ -28,8 +37,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
 RELEASE = "6.8.0-49-generic"
 LIVE_RELEASE = platform.release()
+# What gpudoctor sees of the environment: a root shell's PATH on Ubuntu, nothing of the caller's.
+ENV = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"}
 
 
 def module_elf(modinfo, signed=True):
@@ -75,13 +87,34 @@ def chardev(root, path, major, minor):
     os.chmod(full, 0o666)
 
 
-def shared_library(root, path, soname):
-    """A real ELF shared object with the driver's soname, so that ldconfig caches it."""
-    src = os.path.join(root, "..", "empty.c")
-    with open(src, "w") as f:
-        f.write("int gpudoctor_scenario_symbol;\n")
-    os.makedirs(os.path.dirname(root + path), exist_ok=True)
-    subprocess.run(["gcc", "-shared", "-fPIC", "-nostdlib", "-Wl,-soname," + soname, "-o", root + path, src], check=True)
+def shared_library(root, path, fixture):
+    """A real ELF shared object with the driver's soname: tests/fixtures/elf/FIXTURE (its README)."""
+    with open(os.path.join(REPO, "tests", "fixtures", "elf", fixture), "rb") as f:
+        write(root, path, f.read(), 0o755)
+
+
+def ld_so_cache(values):
+    """The new-format /etc/ld.so.cache (glibc's elf/cache.c) listing VALUES, the soname links of
+    x86-64 libraries, as ldconfig 2.36 writes it: entries in its order (the reverse of
+    _dl_cache_libcmp on the sonames), each key the soname at the end of its value's string, the
+    strings in entry order, then the extension with the generator string."""
+    values = sorted(values, key=lambda v: os.path.basename(v), reverse=True)
+    header_size, entry_size = 48, 24
+    strings = b"".join(v.encode() + b"\0" for v in values)
+    table_at = header_size + entry_size * len(values)
+    entries, at = b"", table_at
+    for value in values:
+        key_at = at + len(value) - len(os.path.basename(value))
+        entries += struct.pack("<iIIIQ", 0x0303, key_at, at, 0, 0)  # FLAG_ELF_LIBC6 | FLAG_X8664_LIB64
+        at += len(value) + 1
+    generator = b"ldconfig (Debian GLIBC 2.36-9+deb12u14) stable release version 2.36"
+    extension_at = (table_at + len(strings) + 3) & ~3
+    header = b"glibc-ld.so.cache1.1" + struct.pack("<IIB3xI12x", len(values), len(strings), 2, extension_at)
+    body = header + entries + strings
+    body += b"\0" * (extension_at - len(body))
+    section_at = extension_at + 8 + 16
+    body += struct.pack("<II", 0xEAA42174, 1) + struct.pack("<IIII", 0, 0, section_at, len(generator)) + generator
+    return body
 
 
 def nvrm_version(version):
@@ -99,12 +132,13 @@ def gpu_information(model, bus, firmware):
 
 def common_host(root, module_version, device_id, model):
     """An Ubuntu 24.04 machine with one GPU at 0000:01:00.0 driven by the open module."""
-    h200 = os.path.join(HERE, "..", "..", "..", "shared", "fixtures", "real", "h200-container-580.159.04")
     write(root, "/etc/os-release", 'PRETTY_NAME="Ubuntu 24.04.3 LTS"\nNAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\n')
     write(root, "/proc/driver/nvidia/version", nvrm_version(module_version))
-    # The module parameters as the real H200 host printed them (defaults: EnableGpuFirmware 18).
-    with open(os.path.join(h200, "proc/driver/nvidia/params"), encoding="utf-8") as f:
-        write(root, "/proc/driver/nvidia/params", f.read())
+    # The module parameters as the real H200 host printed them (defaults: EnableGpuFirmware 18),
+    # from the capture of that host (shared/fixtures/real/h200-container-580.159.04, verbatim).
+    with open(os.path.join(HERE, "h200-container-580.159.04.capture.json"), encoding="utf-8") as f:
+        params = json.load(f)["paths"]["/proc/driver/nvidia/params"]["read"]["lines"]
+    write(root, "/proc/driver/nvidia/params", "\n".join(params))
     write(root, "/sys/module/nvidia/version", module_version + "\n")
     write(root, "/proc/modules",
           "nvidia_uvm 2076672 0 - Live 0xffffffffc2a00000 (OE)\n"
@@ -149,12 +183,15 @@ def firmware(root, version):
 
 def libraries(root, version):
     lib = "/usr/lib/x86_64-linux-gnu"
-    for name, soname in (("libcuda.so", "libcuda.so.1"), ("libnvidia-ml.so", "libnvidia-ml.so.1")):
-        shared_library(root, "%s/%s.%s" % (lib, name, version), soname)
+    links = []
+    for name, soname, fixture in (("libcuda.so", "libcuda.so.1", "libcuda.x86_64.so"),
+                                  ("libnvidia-ml.so", "libnvidia-ml.so.1", "libnvidia-ml.x86_64.so")):
+        shared_library(root, "%s/%s.%s" % (lib, name, version), fixture)
         link(root, "%s/%s" % (lib, soname), "%s.%s" % (name, version))
+        links.append("%s/%s" % (lib, soname))
     write(root, "/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n")
     write(root, "/etc/ld.so.conf.d/x86_64-linux-gnu.conf", lib + "\n")
-    subprocess.run(["ldconfig", "-r", root], check=True)
+    write(root, "/etc/ld.so.cache", ld_so_cache(links))  # what `ldconfig -r ROOT` writes
 
 
 def blackwell_firmware_missing(root):
@@ -194,7 +231,7 @@ def capture_of(gpudoctor, build):
         root = os.path.join(work, "root")
         os.makedirs(root)
         build(root)
-        out = subprocess.run([gpudoctor, "--root", root, "--json"], capture_output=True, text=True)
+        out = subprocess.run([gpudoctor, "--root", root, "--json"], capture_output=True, text=True, env=ENV, cwd="/")
         if out.returncode not in (0, 1):
             sys.exit(out.stderr)
         capture = json.loads(out.stdout)["capture"]
@@ -215,12 +252,18 @@ def capture_of(gpudoctor, build):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    out = HERE
+    if len(args) == 3 and args[1] == "--out":
+        out = os.path.join(args[2], "tests", "hosts")
+        os.makedirs(out, exist_ok=True)
+    elif len(args) != 1:
         sys.exit(__doc__)
+    os.umask(0o022)  # the modes of the files written are captured
     for name, build in (("blackwell-firmware-missing", blackwell_firmware_missing),
                         ("upgrade-without-reboot", upgrade_without_reboot)):
-        capture = capture_of(os.path.abspath(sys.argv[1]), build)
-        with open(os.path.join(HERE, name + ".capture.json"), "w", encoding="utf-8") as f:
+        capture = capture_of(os.path.abspath(args[0]), build)
+        with open(os.path.join(out, name + ".capture.json"), "w", encoding="utf-8") as f:
             json.dump(capture, f, indent=1, ensure_ascii=False)
             f.write("\n")
         print("wrote", name)

@@ -32,6 +32,7 @@ import copy
 import json
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -712,8 +713,15 @@ add("toolkit.nvcc-missing", "negative-nvcc-from-pip-wheel", case(
 
 
 def main():
+    # --out DIR writes the files under DIR (DIR/tests/rules/...) instead of the repository, so that
+    # tests/e2e/test_generators.sh can compare them with the committed ones.
+    out = REPO
+    if len(sys.argv) == 3 and sys.argv[1] == "--out":
+        out = sys.argv[2]
+    elif len(sys.argv) != 1:
+        sys.exit("usage: make_ml_scenarios.py [--out DIR]")
     for (rule, name), host in sorted(CASES.items()):
-        folder = os.path.join(REPO, "tests", "rules", rule, "hosts")
+        folder = os.path.join(out, "tests", "rules", rule, "hosts")
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, name + ".host.json"), "w", encoding="utf-8") as f:
             f.write(json.dumps(host, indent=2, ensure_ascii=False) + "\n")

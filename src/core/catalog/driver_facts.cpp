@@ -24,6 +24,14 @@ constexpr FactSpec k_facts[] = {
              "bus ids of the GPUs whose information shows no GPU Firmware version (missing or N/A)"},
     FactSpec{"kmod.nvidia.device_minors", T::list, "'Device Minor' of each GPU (N of /dev/nvidiaN)"},
     FactSpec{"kmod.nvidia.excluded_gpus", T::list, "bus ids of GPUs with 'GPU Excluded: Yes' (NVreg_ExcludedGpus)"},
+    // The loaded module (or, when none is loaded, the one on disk) against the GPU table
+    // (probes/driver/gpu_support): a GPU bound to nvidia or listed by it is supported by it.
+    FactSpec{"kmod.nvidia.gpus_too_new", T::list,
+             "GPUs the nvidia driver does not hold (not bound to it, not listed by it, not on vfio-pci) whose first "
+             "supporting release is newer than the loaded module (not loaded: the one on disk), as "
+             "'<bus> 10de:<id> <chip> (first supported by <version>)'"},
+    FactSpec{"kmod.nvidia.needed_version", T::version, "the newest first supporting release among those GPUs"},
+    FactSpec{"kmod.nvidia.needed_branch", T::integer, "its branch (major number)"},
     // Other modules (/proc/modules).
     FactSpec{"kmod.nvidia_uvm.loaded", T::boolean, "nvidia_uvm is loaded (CUDA needs it: /dev/nvidia-uvm)"},
     FactSpec{"kmod.nvidia_modeset.loaded", T::boolean, "nvidia_modeset is loaded"},
@@ -58,6 +66,10 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"modprobe.nvidia_options", T::list, "'options nvidia ...' lines as '<options> (<file:line>)'"},
     // Firmware platform.
     FactSpec{"secureboot.enabled", T::boolean, "UEFI Secure Boot is on (efivarfs SecureBoot variable)"},
+    FactSpec{"secureboot.module_sig_enforced", T::boolean,
+             "the kernel refuses unsigned modules: /sys/module/module/parameters/sig_enforce is Y, or "
+             "/sys/kernel/security/lockdown is in integrity or confidentiality mode (examined only when Secure Boot "
+             "is on)"},
 };
 
 }  // namespace

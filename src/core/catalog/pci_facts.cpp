@@ -41,10 +41,17 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"pci.any_blackwell", T::boolean, "some GPU is a Blackwell (needs the open kernel module)"},
     FactSpec{"pci.any_pre_turing", T::boolean, "some GPU is Maxwell, Pascal, Volta or older (no GSP: proprietary module only)"},
     FactSpec{"pci.any_grace_hopper", T::boolean, "some GPU is the Hopper of a Grace Hopper superchip (GH200)"},
+    // The same over the GPUs this host's nvidia driver is meant to drive: not those bound to a
+    // passthrough driver (vfio-pci, nvgrace-gpu-vfio-pci, pci-stub) for a virtual machine, and
+    // not those nouveau holds while nvidia holds other GPUs (a separate display card).
+    FactSpec{"pci.host_any_blackwell", T::boolean, "some GPU for the host's nvidia driver is a Blackwell"},
+    FactSpec{"pci.host_any_pre_turing", T::boolean,
+             "some GPU for the host's nvidia driver is Maxwell, Pascal, Volta or older"},
+    FactSpec{"pci.host_any_grace_hopper", T::boolean, "some GPU for the host's nvidia driver is the Hopper of a GH200"},
     FactSpec{"pci.gsp_firmware_files", T::list, "distinct GSP firmware files the GPUs need"},
     FactSpec{"pci.min_driver_version", T::version,
-             "oldest driver release that can support every GPU found (the newest of their lower bounds); absent when "
-             "no GPU has one"},
+             "first driver release that supports every GPU found (the newest of their first releases, GPU table); "
+             "absent when no GPU has one"},
     FactSpec{"pci.tegra_soc", T::boolean,
              "/proc/device-tree/compatible names an NVIDIA Tegra SoC (Jetson): its GPU is not a PCI device"},
     FactSpec{"pci.min_driver_branch", T::integer, "branch (major) of pci.min_driver_version; 0 when no GPU has one"},

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 
+#include "probes/driver/gpu_support.hpp"
 #include "probes/driver/kernel_module_files.hpp"
 #include "probes/driver/modprobe_config.hpp"
 #include "probes/shared/nvidia_gpu_info.hpp"
@@ -150,8 +151,10 @@ void probe_nvidia_module(Host& host, const ProbeOptions&, FactSet& facts) {
   record_nvidia_params(host, facts);
   record_gpu_information(host, facts);
   record_module_files(host, facts);
+  record_gpu_support(facts);  // needs the module's version (loaded or on disk) and GPU list
   record_modprobe_config(host, facts);
   record_secure_boot(host, facts);
+  record_module_sig_enforcement(host, facts);
 }
 
 }  // namespace gd

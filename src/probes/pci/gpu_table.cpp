@@ -13,11 +13,16 @@ constexpr std::string_view k_tu10x = "gsp_tu10x.bin";
 constexpr std::string_view k_ga10x = "gsp_ga10x.bin";
 constexpr std::string_view k_no_gsp = "";
 
-// Oldest drivers that can know a Blackwell chip: the release in which its firmware family
-// first appears (knowledge 3.3: GB10X from 560.28.03, GB20X from 570.86.15, GB10Y/GB20Y from
-// 580.65.06). A driver older than that has no code for the chip; these are lower bounds.
+// Oldest drivers that have a Blackwell chip: the first release whose HAL list names it
+// (src/nvidia/generated/g_hal_archimpl.h "Chips:" line in the open-gpu-kernel-modules tags):
+// GB100/GB102 from 560.28.03; GB10B and GB202-GB207 from 570.86.15; GB110/GB112 (and GB20B)
+// from 575.51.02, never in any 570 tag. The driver accepts a GPU by its chip, read from
+// PMC_BOOT_42 (osapi.c rm_is_supported_device -> halmgrGetHalForGpu), not by its device id.
+// GB10Y/GB20Y (Jetson Thor, DGX Spark) have their own GSP firmware family from 580.65.06
+// (nv-firmware-chip-family-select.h; knowledge 3.3).
 constexpr std::string_view k_gb10x_family = "560.28.03";
 constexpr std::string_view k_gb20x_family = "570.86.15";
+constexpr std::string_view k_gb11x_chip = "575.51.02";
 constexpr std::string_view k_gb_y_family = "580.65.06";
 
 struct Row {
@@ -31,27 +36,34 @@ struct Row {
   bool grace = false;
 };
 
-// Exact device ids (knowledge 2.4, product names from pci.ids; minimum drivers: the release that
-// first names the product, knowledge 2.5). B200 (2901) and GB10 (2e12) keep their family's bound:
-// knowledge 9.5 leaves open whether earlier datacenter or DGX OS drivers supported them.
+// Exact device ids (knowledge 2.4, product names from pci.ids). Minimum driver of a named
+// product: the first release (in version order) whose README table "Appendix A - Supported
+// NVIDIA GPU Products" lists the id, checked in every open-gpu-kernel-modules tag 555.42.02 to
+// 595.45.04; NVIDIA supports the product from there. Some later builds of another line leave
+// a product out of their README (B300 is missing from 580.94.02-06 and 580.94.16-18), so naming
+// is not monotonic; every such gap lies above the first naming and cannot raise an alarm. HGX
+// B200 168GB (2909) is named by no tag and keeps its chip's bound; GB10 (2e12, DGX Spark) keeps
+// its firmware family's: it is named in 580.94.13, then left out again from 580.94.16 to
+// 580.105.08 and in 590.44.01. A driver that lists a GPU drives it whatever this table says
+// (probes/driver/gpu_support).
 constexpr Row k_exact[] = {
-    {0x2b85, 0x2b85, "GB202", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5090; 2.5 first name 570.86.16
-    {0x2b87, 0x2b87, "GB202", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // RTX 5090 D; 2.4
-    {0x2b8c, 0x2b8c, "GB202", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // RTX 5090 D v2; 2.4
-    {0x2bb1, 0x2bb1, "GB202", arch::blackwell, "12.0", k_ga10x, "575.51.02"},  // RTX PRO 6000 Blackwell WS; 2.5
-    {0x2bb4, 0x2bb4, "GB202", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // RTX PRO 6000 Max-Q; 2.4
-    {0x2bb5, 0x2bb5, "GB202", arch::blackwell, "12.0", k_ga10x, "575.51.02"},  // RTX PRO 6000 Server; 2.5
-    {0x2c02, 0x2c02, "GB203", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5080; 2.5 first name 570.86.16
-    {0x2c05, 0x2c05, "GB203", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // RTX 5070 Ti; 2.4
-    {0x2c18, 0x2c18, "GB203", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // RTX 5090 Laptop; 2.4
-    {0x2c58, 0x2c58, "GB203", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // RTX 5090 Laptop; 2.4
-    {0x2d05, 0x2d05, "GB206", arch::blackwell, "12.0", k_ga10x, "580.65.06"},  // RTX 5060; 2.5
-    {0x2901, 0x2901, "GB100", arch::blackwell, "10.0", k_ga10x, k_gb10x_family},  // B200; 2.4, 9.5
-    {0x2909, 0x2909, "GB100", arch::blackwell, "10.0", k_ga10x, k_gb10x_family},  // HGX B200 168GB; 2.4
-    {0x2941, 0x2941, "GB100", arch::blackwell, "10.0", k_ga10x, "570.124.04"},  // GB200; 2.5
-    {0x3182, 0x3182, "GB110", arch::blackwell, "10.3", k_ga10x, "590.44.01"},  // B300 SXM6 AC; 2.1, 2.5
-    {0x31c2, 0x31c2, "GB110", arch::blackwell, "10.3", k_ga10x, "590.44.01"},  // GB300; 2.1, 2.5
-    {0x2e12, 0x2e12, "GB20B", arch::blackwell, "12.1", k_ga10x, k_gb_y_family},  // GB10 (DGX Spark); 2.1, 9.5
+    {0x2b85, 0x2b85, "GB202", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5090; README 570.86.16
+    {0x2b87, 0x2b87, "GB202", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5090 D; README 570.86.16
+    {0x2b8c, 0x2b8c, "GB202", arch::blackwell, "12.0", k_ga10x, "580.76.05"},  // RTX 5090 D v2; README 580.76.05
+    {0x2bb1, 0x2bb1, "GB202", arch::blackwell, "12.0", k_ga10x, "570.123.07"},  // RTX PRO 6000 WS; README 570.123.07
+    {0x2bb4, 0x2bb4, "GB202", arch::blackwell, "12.0", k_ga10x, "570.123.07"},  // RTX PRO 6000 Max-Q; README 570.123.07
+    {0x2bb5, 0x2bb5, "GB202", arch::blackwell, "12.0", k_ga10x, "575.57.08"},  // RTX PRO 6000 Server; README 575.57.08
+    {0x2c02, 0x2c02, "GB203", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5080; README 570.86.16
+    {0x2c05, 0x2c05, "GB203", arch::blackwell, "12.0", k_ga10x, "570.123.01"},  // RTX 5070 Ti; README 570.123.01
+    {0x2c18, 0x2c18, "GB203", arch::blackwell, "12.0", k_ga10x, "570.123.07"},  // RTX 5090 Laptop; README 570.123.07
+    {0x2c58, 0x2c58, "GB203", arch::blackwell, "12.0", k_ga10x, "570.123.07"},  // RTX 5090 Laptop; README 570.123.07
+    {0x2d05, 0x2d05, "GB206", arch::blackwell, "12.0", k_ga10x, "570.158.01"},  // RTX 5060; README 570.158.01
+    {0x2901, 0x2901, "GB100", arch::blackwell, "10.0", k_ga10x, "570.86.15"},  // B200; README 570.86.15
+    {0x2909, 0x2909, "GB100", arch::blackwell, "10.0", k_ga10x, k_gb10x_family},  // HGX B200 168GB; no README
+    {0x2941, 0x2941, "GB100", arch::blackwell, "10.0", k_ga10x, "570.123.01"},  // GB200; README 570.123.01
+    {0x3182, 0x3182, "GB110", arch::blackwell, "10.3", k_ga10x, "580.82.07"},  // B300 SXM6 AC; README 580.82.07
+    {0x31c2, 0x31c2, "GB110", arch::blackwell, "10.3", k_ga10x, "580.82.07"},  // GB300; README 580.82.07
+    {0x2e12, 0x2e12, "GB20B", arch::blackwell, "12.1", k_ga10x, k_gb_y_family},  // GB10 (DGX Spark); see above
     {0x2321, 0x2321, "GH100", arch::hopper, "9.0", k_ga10x},  // H100 NVL; 2.4
     {0x2330, 0x2330, "GH100", arch::hopper, "9.0", k_ga10x},  // H100 SXM5 80GB; 2.4
     {0x2331, 0x2331, "GH100", arch::hopper, "9.0", k_ga10x},  // H100 PCIe; 2.4
@@ -107,9 +119,9 @@ constexpr Row k_ranges[] = {
     {0x2d83, 0x2df9, "GB207", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // pci.ids; 2.1, 2.3
     {0x2e03, 0x2e2a, "GB20B", arch::blackwell, "12.1", k_ga10x, k_gb_y_family},  // pci.ids; 2.1 (GB10 / N1X)
     {0x2f04, 0x2f58, "GB205", arch::blackwell, "12.0", k_ga10x, k_gb20x_family},  // pci.ids (2f80 is its audio)
-    {0x3180, 0x31fe, "GB110", arch::blackwell, "10.3", k_ga10x, k_gb10x_family},  // pci.ids; 2.1 (B300/GB300)
-    {0x3200, 0x323e, "GB112", arch::blackwell, "", k_ga10x, k_gb10x_family},  // pci.ids; CC not recorded
-    {0x3340, 0x3340, "GB120", arch::blackwell, "", k_ga10x, k_gb10x_family},  // pci.ids; CC not recorded
+    {0x3180, 0x31fe, "GB110", arch::blackwell, "10.3", k_ga10x, k_gb11x_chip},  // pci.ids; 2.1 (B300/GB300; GB300 31c3)
+    {0x3200, 0x323e, "GB112", arch::blackwell, "", k_ga10x, k_gb11x_chip},  // pci.ids; CC not recorded
+    {0x3340, 0x3340, "GB120", arch::blackwell, "", k_ga10x},  // pci.ids; in no HAL up to 595.45.04
     // Pre-Turing (no GSP). Pascal and Volta blocks hold only GP10x/GV100 ids in pci.ids.
     {0x15c2, 0x15c2, "GP100", arch::pascal, "6.0", k_no_gsp},  // pci.ids CMP 100-100; 2.1
     {0x15f0, 0x15ff, "GP100", arch::pascal, "6.0", k_no_gsp},  // pci.ids; 2.3 (P100)

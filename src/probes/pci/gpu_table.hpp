@@ -1,6 +1,6 @@
 #pragma once
 // What an NVIDIA PCI device id says about the GPU: chip, architecture, compute capability, the
-// GSP firmware file its driver family loads, and the oldest driver that can know it. A table
+// GSP firmware file its driver family loads, and the first driver that supports it. A table
 // with one source per row (shared/knowledge/nvidia-cuda-facts.md sections 2.1-2.5 and 3.3, and
 // pci.ids); an id the table does not hold is "unknown", never guessed from its neighbours.
 
@@ -34,7 +34,8 @@ struct GpuModel {
   /// "gsp_tu10x.bin" / "gsp_ga10x.bin"; empty for GPUs without a GSP (pre-Turing) and for
   /// unknown ids (tell them apart with `known`/`pre_turing`).
   std::string_view gsp_firmware;
-  /// Oldest driver version that can support this GPU (a lower bound); empty when none recorded.
+  /// First driver release that supports this GPU: for a named product the first whose README
+  /// lists it, else the first that has its chip; empty when none is recorded.
   std::string_view min_driver;
   bool pre_turing = false;  ///< no GSP: the open kernel module cannot drive it
   bool grace = false;       ///< the Hopper of a Grace Hopper superchip (GH200)

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <utility>
 #include <vector>
 
 #include "probes/pci/gpu_table.hpp"
@@ -136,6 +137,12 @@ struct Summary {
   std::vector<std::string> gsp_files;
   std::string gsp_undecided;
   AnyOf blackwell, pre_turing, grace;
+  /// The same over the GPUs the host's nvidia driver is to drive (not on vfio-pci), and apart over
+  /// the GPUs nouveau holds: those count only while nvidia holds none (nouveau driving a separate
+  /// display GPU beside nvidia is a working setup).
+  struct Families {
+    AnyOf blackwell, pre_turing, grace;
+  } host, on_nouveau;
   std::string min_driver;  ///< newest lower bound so far
   std::string min_driver_undecided;
 };
@@ -155,6 +162,13 @@ bool version_less(std::string_view a, std::string_view b) {
     if (x != y) return x < y;
   }
   return false;
+}
+
+// Drivers that hand a whole GPU to a virtual machine or to user space: the host's NVIDIA driver
+// does not drive such a GPU (vfio-pci, NVIDIA's Grace Hopper/Blackwell variant
+// nvgrace-gpu-vfio-pci, and the older pci-stub placeholder).
+bool passthrough_driver(std::string_view driver) {
+  return driver == "pci-stub" || driver.find("vfio") != std::string_view::npos;
 }
 
 void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summary& sum) {
@@ -194,6 +208,7 @@ void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summ
     sum.gpus.push_back(fmt::format("{} 10de:???? driver={}", f.bus_id, driver_text(f)));
     add_distinct(sum.architectures, arch::unknown);
     sum.blackwell.undecided = sum.pre_turing.undecided = sum.grace.undecided = f.device_reason;
+    sum.host.blackwell.undecided = sum.host.pre_turing.undecided = sum.host.grace.undecided = f.device_reason;
     sum.gsp_undecided = sum.min_driver_undecided = f.device_reason;
     return;
   }
@@ -248,6 +263,17 @@ void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summ
   if (arch_unknown) {
     sum.blackwell.undecided = sum.grace.undecided = not_in_table;
   }
+  if (!f.driver) {
+    sum.host.blackwell.undecided = sum.host.pre_turing.undecided = sum.host.grace.undecided = f.driver_reason;
+  } else if (!passthrough_driver(*f.driver)) {
+    Summary::Families& families = *f.driver == "nouveau" ? sum.on_nouveau : sum.host;
+    families.blackwell.yes = families.blackwell.yes || model.architecture == arch::blackwell;
+    families.pre_turing.yes = families.pre_turing.yes || model.pre_turing;
+    families.grace.yes = families.grace.yes || model.grace;
+    if (arch_unknown) {
+      families.blackwell.undecided = families.grace.undecided = not_in_table;
+    }
+  }
 
   std::string line = fmt::format("{} 10de:{}", f.bus_id, id);
   if (!model.chip.empty()) line += " " + std::string(model.chip);
@@ -273,6 +299,18 @@ void set_summary(FactSet& facts, const Summary& sum, int gpu_count, const std::s
   sum.blackwell.set(facts, "pci.any_blackwell", src);
   sum.pre_turing.set(facts, "pci.any_pre_turing", src);
   sum.grace.set(facts, "pci.any_grace_hopper", src);
+  Summary::Families host = sum.host;
+  if (std::find(sum.drivers.begin(), sum.drivers.end(), "nvidia") == sum.drivers.end()) {
+    for (auto [into, from] : {std::pair{&host.blackwell, &sum.on_nouveau.blackwell},
+                              std::pair{&host.pre_turing, &sum.on_nouveau.pre_turing},
+                              std::pair{&host.grace, &sum.on_nouveau.grace}}) {
+      into->yes = into->yes || from->yes;
+      if (into->undecided.empty()) into->undecided = from->undecided;
+    }
+  }
+  host.blackwell.set(facts, "pci.host_any_blackwell", src);
+  host.pre_turing.set(facts, "pci.host_any_pre_turing", src);
+  host.grace.set(facts, "pci.host_any_grace_hopper", src);
   // A lower bound from the GPUs the table knows holds whatever the others need.
   if (!sum.min_driver.empty()) {
     facts.set("pci.min_driver_version", sum.min_driver, src);
@@ -289,7 +327,8 @@ void set_summary(FactSet& facts, const Summary& sum, int gpu_count, const std::s
 void set_all_unknown(FactSet& facts, const std::string& reason, const std::string& src) {
   for (std::string_view name : {"pci.nvidia_gpu_count", "pci.nvswitch_count", "pci.gpus", "pci.nvswitches",
                                 "pci.architectures", "pci.drivers_bound", "pci.any_blackwell", "pci.any_pre_turing",
-                                "pci.any_grace_hopper", "pci.gsp_firmware_files", "pci.min_driver_version",
+                                "pci.any_grace_hopper", "pci.host_any_blackwell", "pci.host_any_pre_turing",
+                                "pci.host_any_grace_hopper", "pci.gsp_firmware_files", "pci.min_driver_version",
                                 "pci.min_driver_branch"}) {
     facts.set_unknown(name, reason, src);
   }

@@ -102,10 +102,7 @@ bool contains(const std::vector<std::string>& ids, const std::string& id) {
 
 /// Rules whose positive host cases still show them only as another finding's consequence. The
 /// list only shrinks: each entry is waiting for a host case where it is the cause.
-const std::vector<std::string> k_not_yet_top_level = {
-    "cuda.init-fails-only-in-user-env", "cuda.libcuda-not-found", "driver.reboot-pending",
-    "klog.module-signature-rejected", "klog.nouveau-probe-conflict", "libraries.stub-libcuda-on-search-path",
-};
+const std::vector<std::string> k_not_yet_top_level = {};
 
 gd::RuleLoadResult repository_rules() {
   return gd::load_rules_from_path((fs::path(GD_SOURCE_DIR) / "rules").string());

@@ -6,10 +6,13 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "host_captures.hpp"
+#include "source_files.hpp"
 #include "util/errno_names.hpp"
 #include "util/text_codec.hpp"
 
@@ -294,18 +297,35 @@ TEST_CASE("capture: the captured hosts read back to the same JSON", "[sys][captu
   CHECK(live.env.at("LD_LIBRARY_PATH") == "/usr/local/nvidia/lib64:/usr/local/nvidia/lib");
 }
 
-TEST_CASE("capture: every capture under tests/hosts reads", "[sys][capture]") {
-  int count = 0;
+TEST_CASE("capture: every capture under tests/hosts reads, and each is replayed by the e2e table", "[sys][capture]") {
+  // The captures are named once more, with their expected findings, in test_replay_hosts.sh's
+  // table: a capture missing from either place, or one that no longer reads or holds nothing, fails.
+  const std::string script = gd::test::source_file("tests/e2e/test_replay_hosts.sh");
+  const std::size_t table_start = script.find("<<'TABLE'\n");
+  REQUIRE(table_start != std::string::npos);
+  const std::size_t table_end = script.find("\nTABLE\n", table_start);
+  REQUIRE(table_end != std::string::npos);
+  std::set<std::string> replayed;
+  std::istringstream table(script.substr(table_start + 9, table_end - table_start - 9));
+  for (std::string line; std::getline(table, line);) {
+    if (!line.empty()) {
+      replayed.insert(line.substr(0, line.find('|')));
+    }
+  }
+  std::set<std::string> present;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(GD_SOURCE_DIR) + "/tests/hosts")) {
     std::string name = entry.path().filename().string();
     if (!name.ends_with(".capture.json")) {
       continue;
     }
     CAPTURE(name);
-    ++count;
-    CHECK_NOTHROW(gd::test::host_capture(name.substr(0, name.size() - std::string(".capture.json").size())));
+    present.insert(name);
+    Capture capture;
+    REQUIRE_NOTHROW(capture = gd::test::host_capture(name.substr(0, name.size() - std::string(".capture.json").size())));
+    CHECK_FALSE(capture.paths.empty());
   }
-  CHECK(count >= 2);
+  CHECK(present == replayed);
+  CHECK(present.size() >= 18);
 }
 
 TEST_CASE("capture: a minimal file reads with defaults", "[sys][capture]") {

@@ -67,3 +67,67 @@ TEST_CASE("secure boot probe: unreadable is unknown", "[probes][secure_boot]") {
   CHECK(facts.find("secureboot.enabled")->state == FactState::unknown);
   CHECK_THAT(facts.find("secureboot.enabled")->reason, Catch::Contains("needs root"));
 }
+
+namespace {
+
+FactSet run_enforcement(Capture capture, bool secure_boot = true) {
+  gd::ReplayHost host(std::move(capture));
+  FactSet facts;
+  facts.set("secureboot.enabled", secure_boot);
+  gd::record_module_sig_enforcement(host, facts);
+  return facts;
+}
+
+constexpr const char* k_sig_enforce = "/sys/module/module/parameters/sig_enforce";
+constexpr const char* k_lockdown = "/sys/kernel/security/lockdown";
+
+}  // namespace
+
+TEST_CASE("lockdown mode", "[probes][secure_boot]") {
+  CHECK(gd::parse_lockdown_mode("none [integrity] confidentiality\n") == "integrity");
+  CHECK(gd::parse_lockdown_mode("[none] integrity confidentiality\n") == "none");
+  CHECK(gd::parse_lockdown_mode("none integrity [confidentiality]\n") == "confidentiality");
+  CHECK_FALSE(gd::parse_lockdown_mode("none integrity confidentiality\n"));
+  CHECK_FALSE(gd::parse_lockdown_mode("[]"));
+}
+
+TEST_CASE("module signature enforcement: sig_enforce or lockdown", "[probes][secure_boot]") {
+  Capture enforce;
+  enforce.paths[k_sig_enforce].read = std::string("Y\n");
+  CHECK(run_enforcement(std::move(enforce)).get_bool("secureboot.module_sig_enforced") == true);
+
+  Capture locked;  // Ubuntu/Fedora with Secure Boot: lockdown integrity, sig_enforce N
+  locked.paths[k_sig_enforce].read = std::string("N\n");
+  locked.paths[k_lockdown].read = std::string("none [integrity] confidentiality\n");
+  CHECK(run_enforcement(std::move(locked)).get_bool("secureboot.module_sig_enforced") == true);
+
+  Capture off;  // Secure Boot on but validation disabled in shim (mokutil --disable-validation)
+  off.paths[k_sig_enforce].read = std::string("N\n");
+  off.paths[k_lockdown].read = std::string("[none] integrity confidentiality\n");
+  CHECK(run_enforcement(std::move(off)).get_bool("secureboot.module_sig_enforced") == false);
+
+  Capture no_lsm;  // securityfs mounted, no lockdown LSM
+  no_lsm.paths[k_sig_enforce].read = std::string("N\n");
+  no_lsm.paths["/sys/kernel/security/apparmor/profiles"].read = std::string("");
+  CHECK(run_enforcement(std::move(no_lsm)).get_bool("secureboot.module_sig_enforced") == false);
+}
+
+TEST_CASE("module signature enforcement: what cannot be told is unknown", "[probes][secure_boot]") {
+  Capture no_securityfs;  // a container: securityfs not mounted
+  no_securityfs.paths[k_sig_enforce].read = std::string("N\n");
+  FactSet facts = run_enforcement(std::move(no_securityfs));
+  CHECK(facts.find("secureboot.module_sig_enforced")->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.module_sig_enforced")->reason, Catch::Contains("securityfs"));
+
+  Capture unread;
+  unread.paths[k_lockdown].read = std::string("[none] integrity confidentiality\n");
+  CHECK(run_enforcement(std::move(unread)).find("secureboot.module_sig_enforced")->state == FactState::unknown);
+}
+
+TEST_CASE("module signature enforcement: not examined without Secure Boot", "[probes][secure_boot]") {
+  Capture enforce;
+  enforce.paths[k_sig_enforce].read = std::string("Y\n");
+  FactSet facts = run_enforcement(std::move(enforce), false);
+  CHECK(facts.find("secureboot.module_sig_enforced")->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.module_sig_enforced")->reason, Catch::Contains("not examined"));
+}

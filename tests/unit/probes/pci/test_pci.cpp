@@ -231,8 +231,40 @@ TEST_CASE("pci probe: drivers, NVSwitches, several GPUs in bus order", "[probes]
   CHECK(facts.get_bool("pci.any_pre_turing") == true);
   CHECK(facts.get_bool("pci.any_grace_hopper") == true);
   CHECK(facts.get_bool("pci.any_blackwell") == false);
+  // The GH200 is on vfio-pci for a VM: the host's own driver need not drive it.
+  CHECK(facts.get_bool("pci.host_any_pre_turing") == true);
+  CHECK(facts.get_bool("pci.host_any_grace_hopper") == false);
+  CHECK(facts.get_bool("pci.host_any_blackwell") == false);
   CHECK(state_of(facts, "pci.gpu.1.gsp_firmware_file") == FactState::absent);
   CHECK(facts.get_string("pci.gpu.2.driver") == "none");
+}
+
+TEST_CASE("pci probe: a GPU handed to a VM does not count for the host's driver", "[probes][pci]") {
+  TempTree tree;
+  add_function(tree, nvidia_function("0000:3b:00.0", "0x1db6", "0x030200", "vfio-pci"));  // V100 for a VM
+  add_function(tree, nvidia_function("0000:5e:00.0", "0x2901", "0x030200", "nvidia"));    // B200
+  add_function(tree, nvidia_function("0000:6e:00.0", "0x3182", "0x030200", "pci-stub"));  // B300 held back
+  FactSet facts = probe_tree(tree);
+  CHECK(facts.get_bool("pci.any_pre_turing") == true);
+  CHECK(facts.get_bool("pci.host_any_pre_turing") == false);
+  CHECK(facts.get_bool("pci.any_blackwell") == true);
+  CHECK(facts.get_bool("pci.host_any_blackwell") == true);
+  CHECK(facts.get_string("pci.min_driver_version") == "580.82.07");  // B300, first README 580.82.07
+}
+
+TEST_CASE("pci probe: a display GPU nouveau holds beside nvidia's GPUs does not count", "[probes][pci]") {
+  TempTree tree;
+  add_function(tree, nvidia_function("0000:01:00.0", "0x2901", "0x030200", "nvidia"));   // B200
+  add_function(tree, nvidia_function("0000:02:00.0", "0x128b", "0x030000", "nouveau"));  // Kepler display card
+  FactSet facts = probe_tree(tree);
+  CHECK(facts.get_bool("pci.any_pre_turing") == true);
+  CHECK(facts.get_bool("pci.host_any_pre_turing") == false);
+  CHECK(facts.get_bool("pci.host_any_blackwell") == true);
+
+  TempTree alone;  // nouveau holds the only GPU: it is the one nvidia should drive
+  add_function(alone, nvidia_function("0000:02:00.0", "0x1b81", "0x030000", "nouveau"));  // GTX 1070
+  FactSet only = probe_tree(alone);
+  CHECK(only.get_bool("pci.host_any_pre_turing") == true);
 }
 
 TEST_CASE("pci probe: an id the table lacks leaves the family questions open", "[probes][pci]") {
@@ -249,6 +281,8 @@ TEST_CASE("pci probe: an id the table lacks leaves the family questions open", "
   CHECK(facts.get_bool("pci.any_blackwell") == true);       // the 5090 decides it
   CHECK(facts.get_bool("pci.any_pre_turing") == false);     // 0x2a00 >= 0x1e00
   CHECK(state_of(facts, "pci.any_grace_hopper") == FactState::unknown);
+  CHECK(state_of(facts, "pci.host_any_grace_hopper") == FactState::unknown);
+  CHECK(facts.get_bool("pci.host_any_blackwell") == true);
   CHECK(state_of(facts, "pci.gsp_firmware_files") == FactState::unknown);
   CHECK(facts.get_string("pci.min_driver_version") == "570.86.16");  // a lower bound still holds
 }
