@@ -4,11 +4,14 @@ so that a slow minute of the machine hits all of them alike. Prints the median w
 each command, and for commands that report their own numbers (gpudoctor --json: run.duration_ms
 and the helper's work; the floor program: floor_ms) the medians of those too.
 
-  interleaved.py [--settle-ms MS] ROUNDS NAME=COMMAND [NAME=COMMAND ...]
+  interleaved.py [--settle-ms MS] [--swap NAME,NAME] ROUNDS NAME=COMMAND [NAME=COMMAND ...]
 Each COMMAND is run with the shell; its stdout is parsed as a gpudoctor JSON report (run time,
 the helper's work, its cuInit / context / JIT steps on GPU 0) or a floor line (every step).
 --settle-ms waits between commands, so that the driver's teardown of one process's GPU context
 (which a process that does not wait for it leaves running) does not slow the next one.
+--swap exchanges the places of two commands every other round: what ran before a command
+changes its cuInit by up to 90 ms on an H200 (a torch process that exited 600 ms earlier, say),
+so two commands compared with each other must each follow every predecessor equally often.
 """
 import json
 import re
@@ -51,22 +54,32 @@ def measure(command):
 def main():
     args = sys.argv[1:]
     settle = 0.0
-    if args[0] == "--settle-ms":
-        settle = float(args[1]) / 1000
+    swap = None
+    while args and args[0].startswith("--"):
+        if args[0] == "--settle-ms":
+            settle = float(args[1]) / 1000
+        elif args[0] == "--swap":
+            swap = args[1].split(",")
         args = args[2:]
     rounds = int(args[0])
     commands = [arg.split("=", 1) for arg in args[1:]]
     samples = {name: {"wall_ms": []} for name, _ in commands}
     codes = {name: set() for name, _ in commands}
-    for _ in range(rounds):
-        for name, command in commands:
+    for round_index in range(rounds):
+        order = list(commands)
+        if swap and round_index % 2 == 1:
+            names = [name for name, _ in order]
+            a, b = names.index(swap[0]), names.index(swap[1])
+            order[a], order[b] = order[b], order[a]
+        for name, command in order:
             time.sleep(settle)
             wall, extra, code = measure(command)
             samples[name]["wall_ms"].append(wall)
             codes[name].add(code)
             for key, value in extra.items():
                 samples[name].setdefault(key, []).append(value)
-    print(f"{rounds} interleaved rounds, {settle * 1000:.0f} ms apart; medians in ms (min-max)")
+    swapped = f", {swap[0]} and {swap[1]} swapped every other round" if swap else ""
+    print(f"{rounds} interleaved rounds, {settle * 1000:.0f} ms apart{swapped}; medians in ms (min-max)")
     for name, _ in commands:
         parts = []
         for key, values in samples[name].items():
