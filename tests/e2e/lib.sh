@@ -74,6 +74,15 @@ expect_err() {  # NAME PATTERN (grep -E on stderr)
   grep -qE -- "$2" "$TMP/$1.err" || { fail "$1: stderr lacks /$2/"; sed 's/^/    /' "$TMP/$1.err" | head -20; }
 }
 
+expect_fact() {  # NAME FACT VALUE: the --json report on stdout has FACT present with VALUE (JSON)
+  checks=$((checks + 1))
+  local got
+  got=$(python3 -c 'import json,sys
+f = json.load(open(sys.argv[1]))["facts"].get(sys.argv[2])
+print(json.dumps(f.get("value")) if f and f.get("state") == "present" else "not present")' "$TMP/$1.out" "$2" 2>&1)
+  [ "$got" = "$3" ] || fail "$1: fact $2 is $got, expected $3"
+}
+
 expect_err_lines() {  # NAME N: stderr has exactly N lines
   checks=$((checks + 1))
   local n

@@ -49,4 +49,16 @@ expect_out live_text '^(No problems found|Found [0-9]+ errors? and [0-9]+ warnin
 checks=$((checks + 1))
 created=$(find "$empty" "$TMP/tmpdir" -mindepth 1)
 [ -z "$created" ] || fail "a run created files: $created"
+
+# The kernel proof is JIT-compiled by the driver, which would cache it in ~/.nv/ComputeCache: the
+# helper runs with CUDA_CACHE_DISABLE=1. Checked here with a fake libcuda that writes the cache
+# unless that variable is set (on the real H200: bench/results/parallel-proof/read-only.txt).
+home=$TMP/home
+mkdir -p "$home"
+HOME=$home FAKE_CUDA_JIT_CACHE=1 run_gd jit --libcuda "$FAKES/libcuda.so.1" --libnvml "$FAKES/libnvidia-ml.so.1" --json
+# (the exit code is this machine's findings; the fact says the proof ran)
+expect_fact jit cuda.kernel.proven_count 1
+checks=$((checks + 1))
+created=$(find "$home" -mindepth 1)
+[ -z "$created" ] || fail "the CUDA proof wrote under HOME: $created"
 finish

@@ -22,6 +22,8 @@
  *   FAKE_CUDA_SYNC_RESULT[_<N>]=<int>    cuCtxSynchronize result (719: the kernel failed)
  *   FAKE_CUDA_WRONG_RESULT[_<N>]=<i>     element i of the kernel's output is wrong (a GPU that
  *                                        computes silently wrong)
+ *   FAKE_CUDA_JIT_CACHE=1                a module load creates $HOME/.nv/ComputeCache, as the real
+ *                                        driver's JIT does, unless CUDA_CACHE_DISABLE=1
  * The fake "GPU" runs the proof kernel on the host: a launch computes what the PTX computes,
  * (i * 0x9E3779B1 + seed) ^ (i >> 7), into the buffer cuMemAlloc_v2 handed out.
  *   FAKE_CUDA_STDOUT=<text>              cuInit writes the text and a newline to stdout
@@ -39,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
@@ -321,6 +324,15 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(void** module, const void* image, unsign
   enter("cuModuleLoadDataEx");
   if (module == NULL || image == NULL) return k_invalid_value;
   CUresult r = (CUresult)device_env_int("FAKE_CUDA_MODULE_RESULT", t_device, 0);
+  const char* home = getenv("HOME");
+  const char* disabled = getenv("CUDA_CACHE_DISABLE");
+  if (env_int("FAKE_CUDA_JIT_CACHE", 0) == 1 && home != NULL && (disabled == NULL || strcmp(disabled, "1") != 0)) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.nv", home);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/.nv/ComputeCache", home);
+    mkdir(path, 0700);
+  }
   for (unsigned int i = 0; i < count; ++i) {
     if (options[i] == 5 && r != k_success) { /* CU_JIT_ERROR_LOG_BUFFER */
       snprintf((char*)values[i], 64, "fake JIT: cannot compile the module (%d)", r);
