@@ -29,7 +29,15 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   int cuda_timeout_s = 30;
   std::string fail_on = "error";
   std::string color = "auto";
-  app.add_flag("--json", options.json, "print the report as JSON (schema in README.md)");
+  bool json = false;
+  std::string format;
+  std::string scope = "all";
+  app.add_flag("--json", json, "print the report as JSON (schema in README.md); short for --format json");
+  app.add_option("--format", format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--scope", scope,
+                 "all (default), or node: only what belongs to the node, for health checks (leaves out the "
+                 "invoking user's Python environment, toolkit and variables)")
+      ->check(CLI::IsMember({"all", "node"}));
   app.add_flag("--no-capture", [&](std::int64_t) { options.capture = false; },
                "leave what was read (the capture) out of --json");
   app.add_flag("-v,--verbose", options.verbose, "show every fact");
@@ -75,6 +83,12 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
     print_error(std::string(e.what()) + " (see gpudoctor --help)");
     return static_cast<int>(ExitCode::usage_error);
   }
+  if (json && !format.empty() && format != "json") {
+    print_error("--json and --format " + format + " ask for two formats (see gpudoctor --help)");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  options.format = json || format == "json" ? OutputFormat::json : OutputFormat::text;
+  options.probe.node_scope = scope == "node";
   options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;
   options.fail_on = fail_on == "warning" ? Severity::warning : Severity::error;
   options.color = color == "always" ? ColorMode::always : color == "never" ? ColorMode::never : ColorMode::automatic;

@@ -11,8 +11,11 @@ namespace gd {
 
 enum class ColorMode { automatic, always, never };
 
+/// --format: how the report is printed (--json is --format json).
+enum class OutputFormat { text, json };
+
 struct Options {
-  bool json = false;
+  OutputFormat format = OutputFormat::text;
   bool capture = true;  ///< --no-capture clears it
   bool verbose = false;
   bool redact = false;  ///< --redact: no host name, GPU UUIDs, user names or process names

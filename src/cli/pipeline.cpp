@@ -16,6 +16,57 @@
 
 namespace gd {
 
+namespace {
+
+// The facts of the first helper run's outcome: a rule that tests one of them speaks about how
+// CUDA failed with the caller's variables.
+constexpr std::string_view k_first_run_outcome[] = {"cuda.init.result", "cuda.driver_version.result",
+                                                    "cuda.libcuda.loaded", "cuda.libcuda.is_stub",
+                                                    "cuda.helper.status"};
+
+bool rests_on_first_run(const Rule& rule) {
+  for (const std::string& fact : condition_facts(rule.when)) {
+    for (std::string_view name : k_first_run_outcome) {
+      if (fact == name) return true;
+    }
+  }
+  return false;
+}
+
+// --scope node reports only the node's problems: a health check must never drain a node for who
+// ran it. Every rule was evaluated, so a node rule that an environment finding explains was
+// already folded into it and leaves with it. And when the helper's second run, without the
+// caller's LD_LIBRARY_PATH, LD_PRELOAD and CUDA_VISIBLE_DEVICES, made CUDA work, a finding about
+// how the first run failed (a stub libcuda that LD_LIBRARY_PATH put first) is the environment's
+// too, whatever its rule's scope.
+std::vector<std::string> keep_node_scope(Evaluation& evaluation, std::span<const Rule> rules, const FactSet& facts) {
+  auto rule_of = [&](const std::string& id) -> const Rule* {
+    for (const Rule& rule : rules) {
+      if (rule.id == id) return &rule;
+    }
+    return nullptr;
+  };
+  bool works_without_variables =
+      facts.get_string("cuda.clean_env.status") == "ok" && facts.get_int("cuda.clean_env.init.result") == 0;
+  for (Finding& f : evaluation.findings) {
+    const Rule* rule = rule_of(f.id);
+    if (works_without_variables && rule && rests_on_first_run(*rule)) f.scope = Scope::environment;
+  }
+  auto is_node = [&](const std::string& id) {
+    const Rule* rule = rule_of(id);
+    return !rule || rule->scope == Scope::node;
+  };
+  std::vector<std::string> left_out;
+  for (const Finding& f : evaluation.findings) {
+    if (f.scope != Scope::node) left_out.push_back(f.id);
+  }
+  std::erase_if(evaluation.findings, [](const Finding& f) { return f.scope != Scope::node; });
+  std::erase_if(evaluation.inconclusive, [&](const Inconclusive& item) { return !is_node(item.id); });
+  return left_out;
+}
+
+}  // namespace
+
 Report run_pipeline(Host& host, const Options& options, std::span<const Rule> rules, RunInfo run) {
   auto started = std::chrono::steady_clock::now();
   Capture capture;
@@ -25,13 +76,14 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   capture.extension_options = options.probe.extension_paths;
   RecordingHost recorder(host, capture);
   // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
-  const bool keep_capture = options.capture && options.json;
+  const bool keep_capture = options.capture && options.format == OutputFormat::json;
 
   Report report;
   // Collect: the only step that touches the host.
   report.facts = collect_facts(keep_capture ? static_cast<Host&>(recorder) : host, options.probe);
   // Evaluate: pure, offline-capable.
   Evaluation evaluation = evaluate(rules, report.facts);
+  if (options.probe.node_scope) report.left_out = keep_node_scope(evaluation, rules, report.facts);
   report.findings = std::move(evaluation.findings);
   report.inconclusive = std::move(evaluation.inconclusive);
   // Summarise each layer for the overview.
@@ -40,6 +92,8 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
     report.capture = capture_to_json(capture);
   }
   run.uid = report.facts.get_int("host.uid").value_or(-1);
+  run.host = report.facts.get_string("host.name").value_or("");
+  run.scope = options.probe.node_scope ? "node" : "all";
   run.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   report.run = std::move(run);
@@ -58,10 +112,12 @@ int exit_code_for(const Report& report, Severity fail_on) {
 void print_report(const Report& report, const Options& options) {
   std::string text;
   Redactor redactor = Redactor::for_facts(report.facts);
-  if (options.json) {
+  if (options.format == OutputFormat::json) {
     nlohmann::json json = render_json(report);
     if (options.redact) {
       redactor.json(json);
+      // Also a name too short or too common to be replaced wherever it appears ("a", "localhost").
+      if (!json["run"]["host"].get<std::string>().empty()) json["run"]["host"] = "<host>";
     }
     // Invalid UTF-8 from the host (a garbage file, libcuda's output) is replaced, never fatal.
     text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

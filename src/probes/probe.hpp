@@ -14,6 +14,9 @@ namespace gd {
 
 struct ProbeOptions {
   bool run_cuda_helper = true;  ///< false with --no-cuda
+  /// --scope node: only what belongs to the node. The invoking user's Python environment and
+  /// toolkit are not read (the report leaves out the environment's findings).
+  bool node_scope = false;
   int cuda_timeout_ms = 30000;
   std::string libcuda_path;  ///< --libcuda: test this file instead of the loader's choice
   std::string libnvml_path;
@@ -21,6 +24,9 @@ struct ProbeOptions {
   std::string python_path;  ///< --python: the interpreter (or environment folder) to check
   std::vector<std::string> extension_paths;  ///< --extension: more CUDA libraries to list the GPU code of
 };
+
+/// The reason of every fact --scope node leaves out.
+inline constexpr std::string_view k_not_checked_node_scope = "not checked (--scope node)";
 
 using ProbeFunction = void (*)(Host& host, const ProbeOptions& options, FactSet& facts);
 

@@ -15,6 +15,8 @@
 #include "probes/system/services.hpp"
 #include "probes/system/system.hpp"
 
+#include "core/catalog/sections.hpp"
+
 #include <array>
 #include <cerrno>
 
@@ -45,6 +47,26 @@ constexpr std::array k_probes = {
 
 std::span<const ProbeEntry> all_probes() { return k_probes; }
 
+namespace {
+
+// What --scope node leaves out: the invoking user's Python environment and toolkit choice, and
+// the cross-checks that compare the node with them.
+bool is_environment_probe(std::string_view name) {
+  return name == "python_stack" || name == "cuda_toolkits" || name == "ml_consistency";
+}
+
+void set_environment_facts_unchecked(FactSet& facts) {
+  for (auto section : {catalog::python_facts, catalog::toolkit_facts}) {
+    for (const FactSpec& spec : section()) {
+      if (spec.name.find('*') == std::string_view::npos) {
+        facts.set_unknown(spec.name, std::string(k_not_checked_node_scope), "scope:node");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 FactSet collect_facts(Host& host, const ProbeOptions& options) {
   FactSet facts;
   // The helper is the slowest part (cuInit, a context and a kernel per GPU): it starts first
@@ -52,7 +74,9 @@ FactSet collect_facts(Host& host, const ProbeOptions& options) {
   if (options.run_cuda_helper) {
     host.start_cuda_helper(first_helper_request(options));
   }
+  if (options.node_scope) set_environment_facts_unchecked(facts);
   for (const ProbeEntry& probe : k_probes) {
+    if (options.node_scope && is_environment_probe(probe.name)) continue;
     probe.run(host, options, facts);
   }
   return facts;

@@ -21,15 +21,20 @@ nlohmann::json render_json(const Report& report) {
   json out;
   out["schema_version"] = k_report_schema_version;
   out["gpudoctor_version"] = report.run.gpudoctor_version;
-  out["run"] = {{"mode", report.run.mode}, {"source", report.run.source}, {"duration_ms", report.run.duration_ms},
-                {"uid", report.run.uid}};
+  out["run"] = {{"mode", report.run.mode},
+                {"source", report.run.source},
+                {"duration_ms", report.run.duration_ms},
+                {"uid", report.run.uid},
+                {"host", report.run.host},
+                {"scope", report.run.scope}};
   int errors = report.count(Severity::error);
   int warnings = report.count(Severity::warning);
   out["summary"] = {{"status", errors ? "error" : warnings ? "warning" : "ok"},
                     {"errors", errors},
                     {"warnings", warnings},
                     {"infos", report.count(Severity::info)},
-                    {"inconclusive", report.inconclusive.size()}};
+                    {"inconclusive", report.inconclusive.size()},
+                    {"left_out", report.left_out}};
   json areas = json::array();
   for (const auto& area : report.areas) {
     areas.push_back({{"id", area.id},
@@ -44,6 +49,8 @@ nlohmann::json render_json(const Report& report) {
     findings.push_back({{"id", f.id},
                         {"severity", std::string(to_string(f.severity))},
                         {"area", f.area},
+                        {"scope", std::string(to_string(f.scope))},
+                        {"action", std::string(to_string(f.action))},
                         {"title", f.title},
                         {"message", f.message},
                         {"why", f.why},

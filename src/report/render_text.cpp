@@ -59,7 +59,11 @@ void render_finding(std::string& out, const Finding& f, const Palette& p) {
     out += fmt::format("    Why: {}\n", f.why);
   }
   if (!f.fix.empty()) {
-    out += "    Fix:\n";
+    // Whose problem it is matters to whoever reads this on a cluster: a user's environment is
+    // never a reason to take the node out of service.
+    out += fmt::format("    Fix ({}; action: {}):\n",
+                       f.scope == Scope::node ? "the node's problem" : "this environment's problem, not the node's",
+                       to_string(f.action));
     for (std::size_t i = 0; i < f.fix.size(); ++i) {
       // Multi-line steps (config snippets) stay aligned under their number.
       std::string step = f.fix[i];
@@ -181,11 +185,15 @@ std::string render_text(const Report& report, const TextStyle& style) {
     out += "\n";
   }
 
+  if (!report.left_out.empty()) {
+    out += fmt::format("{}Left out by --scope node (this environment's, not the node's): {}{}\n\n", p.dim(),
+                       fmt::join(report.left_out, ", "), p.reset());
+  }
   int errors = report.count(Severity::error);
   int warnings = report.count(Severity::warning);
   int infos = report.count(Severity::info);
   if (errors == 0 && warnings == 0) {
-    out += fmt::format("{}No problems found.{}{}\n", p.green() + p.bold(), p.reset(),
+    out += fmt::format("{}No {}problems found.{}{}\n", p.green() + p.bold(), report.run.scope == "node" ? "node " : "", p.reset(),
                        infos ? fmt::format(" ({} note{})", infos, infos == 1 ? "" : "s") : "");
   } else {
     out += fmt::format("{}Found {} error{} and {} warning{}.{} The first finding is the most likely cause.\n",

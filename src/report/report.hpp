@@ -32,6 +32,10 @@ struct RunInfo {
   std::string source;  ///< "/" , the --root folder, or the replayed file
   std::int64_t duration_ms = 0;
   std::int64_t uid = -1;
+  /// The node's name (uname nodename, the fact host.name; "<host>" under --redact, "" when
+  /// unknown): fleet tools group reports by it.
+  std::string host;
+  std::string scope = "all";  ///< "all", or "node" with --scope node
 };
 
 struct Report {
@@ -40,6 +44,8 @@ struct Report {
   std::vector<AreaLine> areas;
   std::vector<Finding> findings;  ///< most likely cause first
   std::vector<Inconclusive> inconclusive;
+  /// --scope node: ids of the environment's findings left out of `findings`.
+  std::vector<std::string> left_out;
   std::optional<nlohmann::json> capture;  ///< what was read, unless --no-capture
 
   int count(Severity severity) const;

@@ -50,6 +50,8 @@ Finding make_finding(const Rule& rule, const FactSet& facts) {
   finding.id = rule.id;
   finding.severity = rule.severity;
   finding.area = rule.area;
+  finding.scope = rule.scope;
+  finding.action = rule.action;
   finding.title = fill_placeholders(rule.title, facts);
   finding.message = fill_placeholders(rule.message, facts);
   finding.why = fill_placeholders(rule.why, facts);

@@ -55,6 +55,10 @@ struct Rule {
   std::string id;  ///< == file path under rules/ with '/' -> '.' and no .toml; stable API
   Severity severity = Severity::info;
   std::string area;  ///< report area: "cuda", "nvml", "driver", "environment", ...
+  /// `scope` and `action` keys; when left out, the default of the rule's folder
+  /// (rules/defaults.cpp: default_scope_action).
+  Scope scope = Scope::node;
+  Action action = Action::fix_config;
   std::string title;
   std::string message;  ///< what was seen; `{fact.name}` placeholders are filled at evaluation
   std::string why;      ///< why it breaks CUDA

@@ -6,7 +6,8 @@
 namespace gd {
 namespace {
 
-constexpr std::string_view k_magic = "gdrules1";
+// gdrules2: scope and action after the area.
+constexpr std::string_view k_magic = "gdrules2";
 constexpr int k_max_depth = 64;
 
 class Writer {
@@ -154,6 +155,8 @@ std::string encode_rules(std::span<const Rule> rules) {
     out.str(rule.id);
     out.u32(static_cast<std::uint32_t>(rule.severity));
     out.str(rule.area);
+    out.u32(static_cast<std::uint32_t>(rule.scope));
+    out.u32(static_cast<std::uint32_t>(rule.action));
     out.str(rule.title);
     out.str(rule.message);
     out.str(rule.why);
@@ -187,6 +190,11 @@ Result<std::vector<Rule>> decode_rules(std::string_view bytes) {
     if (severity > static_cast<std::uint32_t>(Severity::error)) in.fail();
     rule.severity = static_cast<Severity>(severity);
     rule.area = in.str();
+    std::uint32_t scope = in.u32();
+    std::uint32_t action = in.u32();
+    if (scope > static_cast<std::uint32_t>(Scope::environment) || action >= action_names().size()) in.fail();
+    rule.scope = static_cast<Scope>(scope);
+    rule.action = static_cast<Action>(action);
     rule.title = in.str();
     rule.message = in.str();
     rule.why = in.str();

@@ -9,6 +9,7 @@
 
 #include "core/fact_catalog.hpp"
 #include "rules/condition_parser.hpp"
+#include "rules/defaults.hpp"
 #include "rules/load_context.hpp"
 #include "rules/placeholders.hpp"
 
@@ -20,9 +21,9 @@ using rules_detail::LoadContext;
 using rules_detail::line_of;
 using rules_detail::type_name;
 
-constexpr std::array<std::string_view, 14> k_rule_keys = {
-    "spec", "id",         "severity", "area",          "title",    "message", "why",
-    "fix",  "references", "tags",     "superseded_by", "evidence", "when",    "rank",
+constexpr std::array<std::string_view, 16> k_rule_keys = {
+    "spec", "id",         "severity", "area",          "title",    "message", "why",   "fix",
+    "references", "tags", "superseded_by", "evidence", "when",    "rank",    "scope", "action",
 };
 
 enum class Required { yes, no };
@@ -166,6 +167,25 @@ void check_placeholders(std::string_view field, const std::string& text, const t
   }
 }
 
+// scope and action: the folder's default unless the file names one of the documented values.
+void read_scope_action(RuleReader& reader, Rule& rule, LoadContext& ctx) {
+  ScopeAction defaults = default_scope_action(rule.id);
+  rule.scope = defaults.scope;
+  rule.action = defaults.action;
+  std::string scope;
+  if (const toml::node* node = reader.string("scope", scope, Required::no); node && !parse_scope(scope, rule.scope)) {
+    ctx.error(line_of(*node), "bad scope '" + scope + "' (use node or environment)" +
+                                  did_you_mean(scope, {"node", "environment"}));
+  }
+  std::string action;
+  if (const toml::node* node = reader.string("action", action, Required::no); node && !parse_action(action, rule.action)) {
+    std::vector<std::string> names(action_names().begin(), action_names().end());
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+    ctx.error(line_of(*node), "bad action '" + action + "' (use one of " + list + ")" + did_you_mean(action, names));
+  }
+}
+
 std::optional<Rule> read_rule(const RuleSource& source, const toml::table& table, LoadContext& ctx) {
   Rule rule;
   rule.file = source.path;
@@ -196,6 +216,7 @@ std::optional<Rule> read_rule(const RuleSource& source, const toml::table& table
                                   did_you_mean(severity, {"error", "warning", "info"}));
   }
   reader.string("area", rule.area, Required::yes);
+  read_scope_action(reader, rule, ctx);
   check_placeholders("title", rule.title, reader.string("title", rule.title, Required::yes), ctx);
   check_placeholders("message", rule.message, reader.string("message", rule.message, Required::yes), ctx);
   check_placeholders("why", rule.why, reader.string("why", rule.why, Required::yes), ctx);

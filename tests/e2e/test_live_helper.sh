@@ -18,10 +18,13 @@ expect_rc novis 1
 expect_out novis "cuInit failed: 100 CUDA_ERROR_NO_DEVICE.*NVML sees 8 GPUs"
 expect_out novis "^error \[cuda.no-device-while-nvml-sees-gpus\]"
 
-CUDA_VISIBLE_DEVICES=7 FAKE_CUDA_INIT_RESULT=100 run_gd cvd "${FAKE_ARGS[@]}"
+# As on the real H200 (tests/hosts/h200-live-cvd99): the first run finds no GPU, the clean run
+# without the variable finds it, so the variable is named as the cause.
+CUDA_VISIBLE_DEVICES=99 run_gd cvd "${FAKE_ARGS[@]}" -v
 expect_rc cvd 1
 expect_out cvd "^error \[cuda.visible-devices-hides-gpus\]"
-expect_out cvd 'set to "7"'
+expect_out cvd 'set to "99"'
+expect_out cvd '^  cuda\.clean_env\.init\.result = 0'
 
 start=$(date +%s)
 FAKE_CUDA_HANG_IN=cuInit run_gd hang "${FAKE_ARGS[@]}" --cuda-timeout 2

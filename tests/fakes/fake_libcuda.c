@@ -6,6 +6,10 @@
  *   FAKE_CUDA_DRIVER_VERSION=<int>       cuDriverGetVersion value (default 13000)
  *   FAKE_CUDA_INIT_RESULT=<int>          cuInit result (default 0); later calls then return 3
  *   FAKE_CUDA_DEVICE_COUNT=<int>         cuDeviceGetCount value (default 1)
+ *   CUDA_VISIBLE_DEVICES                 read as the real driver does for the case the tests need:
+ *                                        empty, or a first entry that is an index past the last
+ *                                        GPU, hides every GPU (cuInit 100) unless
+ *                                        FAKE_CUDA_INIT_RESULT says otherwise
  *   FAKE_CUDA_DEVICE_NAME=<text>         cuDeviceGetName (default "NVIDIA H200")
  *   FAKE_CUDA_CC=<major>.<minor>         compute capability (default 9.0)
  *   FAKE_CUDA_CONTEXT_RESULT=<int>       cuDevicePrimaryCtxRetain result for every device
@@ -126,6 +130,15 @@ FAKE_EXPORT CUresult cuDriverGetVersion(int* version) {
   return k_success;
 }
 
+/* CUDA_VISIBLE_DEVICES= or =99 on a host with fewer GPUs: the driver enumerates none. */
+static int visible_devices_hide_all(void) {
+  const char* visible = getenv("CUDA_VISIBLE_DEVICES");
+  if (visible == NULL) return 0;
+  if (visible[0] == '\0') return 1;
+  if (visible[0] < '0' || visible[0] > '9') return 0; /* a UUID: not modelled */
+  return atol(visible) >= device_count();
+}
+
 FAKE_EXPORT CUresult cuInit(unsigned int flags) {
   (void)flags;
   enter("cuInit");
@@ -148,7 +161,7 @@ FAKE_EXPORT CUresult cuInit(unsigned int flags) {
                   : snprintf(line, sizeof line, "%s unset\n", echo);
     write_stdout(line, n < (int)sizeof line ? (size_t)n : sizeof line - 1);
   }
-  g_init_result = (int)env_int("FAKE_CUDA_INIT_RESULT", 0);
+  g_init_result = (int)env_int("FAKE_CUDA_INIT_RESULT", visible_devices_hide_all() ? 100 : 0);
   return g_init_result;
 }
 

@@ -37,6 +37,11 @@ std::string unknown_reason(const FactSet& facts, std::string_view name) {
   return fact->reason.empty() ? std::string(to_string(fact->state)) : fact->reason;
 }
 
+bool is_left_out(const FactSet& facts, std::string_view name) {
+  const Fact* fact = facts.find(name);
+  return fact && fact->state == FactState::unknown && fact->reason.starts_with("not checked (--scope");
+}
+
 std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
   const Fact* fact = facts.find(name);
   if (fact && fact->state == FactState::present) {

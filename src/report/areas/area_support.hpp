@@ -34,6 +34,9 @@ AreaStatus status_for(const std::vector<Finding>& findings, AreaNames finding_ar
 
 /// Why a fact is not present: its reason, "absent", or "not collected".
 std::string unknown_reason(const FactSet& facts, std::string_view name);
+/// Whether the fact is unknown because the run was asked to leave it out ("not checked (--scope
+/// node)"): the overview says "skipped", not "unknown".
+bool is_left_out(const FactSet& facts, std::string_view name);
 
 /// "1 GPU" / "8 GPUs".
 std::string plural(std::int64_t count, std::string_view noun);

@@ -13,6 +13,11 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
   if (!prefix) {
     const Fact* fact = facts.find("py.default.prefix");
     bool absent = fact && fact->state == FactState::absent;
+    if (is_left_out(facts, "py.default.prefix")) {
+      line.summary = unknown_reason(facts, "py.default.prefix");
+      line.status = AreaStatus::skipped;
+      return line;
+    }
     line.summary = absent ? "no Python environment found" : "unknown: " + unknown_reason(facts, "py.default.prefix");
     line.status = status_for(findings, k_python_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
     return line;
@@ -72,6 +77,11 @@ AreaLine toolkit_line(const FactSet& facts, const std::vector<Finding>& findings
   if (!path) {
     const Fact* fact = facts.find("toolkit.build.path");
     bool absent = fact && fact->state == FactState::absent;
+    if (is_left_out(facts, "toolkit.build.path")) {
+      line.summary = unknown_reason(facts, "toolkit.build.path");
+      line.status = AreaStatus::skipped;
+      return line;
+    }
     line.summary = absent ? "none found (only needed to build CUDA code)" : "unknown: " + unknown_reason(facts, "toolkit.build.path");
     line.status = status_for(findings, k_toolkit_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
     return line;

@@ -18,6 +18,8 @@ Finding make_finding(std::string id, Severity severity) {
   f.id = std::move(id);
   f.severity = severity;
   f.area = "cuda";
+  f.scope = gd::Scope::environment;
+  f.action = gd::Action::fix_environment;
   f.title = "CUDA_VISIBLE_DEVICES hides every GPU";
   f.message = "CUDA_VISIBLE_DEVICES=\"99\" names no GPU;\nNVML sees 8 · see below";  // quotes, newline, non-ASCII
   f.why = "CUDA only enumerates the devices the variable lists.";
@@ -30,7 +32,7 @@ Finding make_finding(std::string id, Severity severity) {
 
 Report sample_report() {
   Report r;
-  r.run = gd::RunInfo{"0.1.0", "replay", "h200.capture.json", 42, 1000};
+  r.run = gd::RunInfo{"0.1.0", "replay", "h200.capture.json", 42, 1000, "gpu-node-17", "node"};
   r.facts.set("cuda.init.result", std::int64_t{100}, "helper:cuInit");
   r.facts.set_unknown("nvml.init.result", "needs root", "helper:nvmlInit");
   r.areas = {AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::error, "cuInit failed: 100", {"detail"}}};
@@ -48,9 +50,14 @@ TEST_CASE("json report: header and summary", "[report][render_json]") {
   json j = gd::render_json(sample_report());
   CHECK(j["schema_version"] == 1);
   CHECK(j["gpudoctor_version"] == "0.1.0");
-  CHECK(j["run"] == json{{"mode", "replay"}, {"source", "h200.capture.json"}, {"duration_ms", 42}, {"uid", 1000}});
+  CHECK(j["run"] == json{{"mode", "replay"},
+                         {"source", "h200.capture.json"},
+                         {"duration_ms", 42},
+                         {"uid", 1000},
+                         {"host", "gpu-node-17"},
+                         {"scope", "node"}});
   CHECK(j["summary"] ==
-        json{{"status", "error"}, {"errors", 1}, {"warnings", 1}, {"infos", 1}, {"inconclusive", 1}});
+        json{{"status", "error"}, {"errors", 1}, {"warnings", 1}, {"infos", 1}, {"inconclusive", 1}, {"left_out", json::array()}});
 }
 
 TEST_CASE("json report: summary status follows the worst finding", "[report][render_json]") {
@@ -74,6 +81,8 @@ TEST_CASE("json report: findings carry every field", "[report][render_json]") {
   CHECK(f["id"] == "cuda/visible-devices-hides-all");
   CHECK(f["severity"] == "error");
   CHECK(f["area"] == "cuda");
+  CHECK(f["scope"] == "environment");
+  CHECK(f["action"] == "fix-environment");
   CHECK(f["title"] == "CUDA_VISIBLE_DEVICES hides every GPU");
   CHECK(f["message"] == "CUDA_VISIBLE_DEVICES=\"99\" names no GPU;\nNVML sees 8 · see below");
   CHECK(f["why"] == "CUDA only enumerates the devices the variable lists.");

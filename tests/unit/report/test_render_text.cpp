@@ -18,7 +18,7 @@ namespace {
 /// A report on a healthy H200, the way `gpudoctor` run as root builds it.
 Report healthy_report() {
   Report r;
-  r.run = gd::RunInfo{"0.1.0", "live", "/", 812, 0};
+  r.run = gd::RunInfo{"0.1.0", "live", "/", 812, 0, "gpu-node-17", "all"};
   r.facts.set("kmod.nvidia.version", std::string("580.159.04"), "/proc/driver/nvidia/version");
   r.facts.set("cuda.init.result", std::int64_t{0}, "helper:cuInit");
   r.areas = {
@@ -35,6 +35,8 @@ Finding hidden_gpus() {
   f.id = "cuda/visible-devices-hides-all";
   f.severity = Severity::error;
   f.area = "cuda";
+  f.scope = gd::Scope::environment;
+  f.action = gd::Action::fix_environment;
   f.title = "CUDA_VISIBLE_DEVICES hides every GPU";
   f.message = "CUDA_VISIBLE_DEVICES=99 names no GPU on this host, while NVML sees 8.";
   f.why = "CUDA only enumerates the devices the variable lists.";
@@ -81,7 +83,7 @@ TEST_CASE("text report: a finding with its fix and evidence", "[report][render_t
   CHECK_THAT(text, Catch::Contains("error [cuda/visible-devices-hides-all] CUDA_VISIBLE_DEVICES hides every GPU\n"
                                    "    CUDA_VISIBLE_DEVICES=99 names no GPU on this host, while NVML sees 8.\n"
                                    "    Why: CUDA only enumerates the devices the variable lists.\n"
-                                   "    Fix:\n"
+                                   "    Fix (this environment's problem, not the node's; action: fix-environment):\n"
                                    "      1. unset CUDA_VISIBLE_DEVICES\n"
                                    "      2. export CUDA_VISIBLE_DEVICES=0,1\n"
                                    "         # or list GPUs by UUID\n"
@@ -94,6 +96,13 @@ TEST_CASE("text report: a finding with its fix and evidence", "[report][render_t
   CHECK_THAT(text, Catch::EndsWith("Found 1 error and 0 warnings. The first finding is the most likely cause.\n"));
   CHECK_THAT(text, !Catch::Contains("No problems found."));
   CHECK_THAT(text, !Catch::Contains("Facts ("));  // only with -v
+}
+
+TEST_CASE("text report: a node's finding says so, with its action", "[report][render_text]") {
+  Report r = failing_report();
+  r.findings[0].scope = gd::Scope::node;
+  r.findings[0].action = gd::Action::reset_gpu;
+  CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::Contains("    Fix (the node's problem; action: reset-gpu):\n      1. "));
 }
 
 TEST_CASE("text report: the summary line counts errors and warnings", "[report][render_text]") {
@@ -159,10 +168,10 @@ TEST_CASE("text report: -v lists every fact on one line each", "[report][render_
 
 TEST_CASE("text report: what was examined", "[report][render_text]") {
   Report r = healthy_report();
-  r.run = gd::RunInfo{"0.1.0", "replay", "tests/hosts/h200-live-580.159.04.capture.json", 3, -1};
+  r.run = gd::RunInfo{"0.1.0", "replay", "tests/hosts/h200-live-580.159.04.capture.json", 3, -1, "", "all"};
   CHECK_THAT(gd::render_text(r, TextStyle{}),
              Catch::StartsWith("gpudoctor 0.1.0 — the capture tests/hosts/h200-live-580.159.04.capture.json\n\n"));
-  r.run = gd::RunInfo{"0.1.0", "root", "/srv/rootfs", 3, 0};
+  r.run = gd::RunInfo{"0.1.0", "root", "/srv/rootfs", 3, 0, "", "all"};
   CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::StartsWith("gpudoctor 0.1.0 — the folder /srv/rootfs, as root\n\n"));
 }
 

@@ -29,6 +29,8 @@ TEST_CASE("compiled rules decode to what was encoded", "[rules][codec]") {
     INFO(a.id);
     CHECK(a.id == b.id);
     CHECK(a.severity == b.severity);
+    CHECK(a.scope == b.scope);
+    CHECK(a.action == b.action);
     CHECK(a.message == b.message);
     CHECK(a.fix == b.fix);
     CHECK(gd::condition_facts(a.when) == gd::condition_facts(b.when));

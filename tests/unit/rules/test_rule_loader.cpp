@@ -357,3 +357,36 @@ TEST_CASE("rank is an optional integer from 1 to 100", "[rules][loader]") {
   CHECK_THAT(single_error(replaced(k_valid, "tags = [", "rank = 0\ntags = [")).message, Catch::Contains("rank"));
   CHECK_THAT(single_error(replaced(k_valid, "tags = [", "rank = \"first\"\ntags = [")).message, Catch::Contains("rank"));
 }
+
+TEST_CASE("scope and action: the folder's default, or what the file says", "[rules][loader]") {
+  SECTION("left out: the folder's default") {
+    gd::RuleLoadResult cuda = load(k_valid);
+    REQUIRE(cuda.rules.size() == 1);
+    CHECK(cuda.rules[0].scope == gd::Scope::node);
+    CHECK(cuda.rules[0].action == gd::Action::fix_config);
+    gd::RuleLoadResult ml = load(replaced(k_valid, "id = \"cuda.example\"", "id = \"ml.example\""), "ml/example.toml");
+    REQUIRE(ml.rules.size() == 1);
+    CHECK(ml.rules[0].scope == gd::Scope::environment);
+    CHECK(ml.rules[0].action == gd::Action::fix_environment);
+    gd::RuleLoadResult site = load(replaced(k_valid, "id = \"cuda.example\"", "id = \"site.example\""), "site/example.toml");
+    REQUIRE(site.rules.size() == 1);
+    CHECK(site.rules[0].scope == gd::Scope::node);
+  }
+  SECTION("named in the file") {
+    gd::RuleLoadResult result = load(replaced(k_valid, "area = \"cuda\"\n", "area = \"cuda\"\nscope = \"environment\"\naction = \"reset-gpu\"\n"));
+    REQUIRE(result.errors.empty());
+    CHECK(result.rules[0].scope == gd::Scope::environment);
+    CHECK(result.rules[0].action == gd::Action::reset_gpu);
+  }
+  SECTION("a value outside the documented set is an error on its line") {
+    gd::Error scope = single_error(replaced(k_valid, "area = \"cuda\"\n", "area = \"cuda\"\nscope = \"nodes\"\n"));
+    CHECK(scope.message == "bad scope 'nodes' (use node or environment) (did you mean 'node'?)");
+    CHECK(scope.line == 5);
+    gd::Error action = single_error(replaced(k_valid, "area = \"cuda\"\n", "area = \"cuda\"\naction = \"reboot-node\"\n"));
+    CHECK(action.message.starts_with("bad action 'reboot-node' (use one of none, fix-environment, fix-config, update-software, "
+                                     "restart-service, reset-gpu, reboot, replace-hardware)"));
+    CHECK(action.line == 5);
+    gd::Error type = single_error(replaced(k_valid, "area = \"cuda\"\n", "area = \"cuda\"\nscope = 1\n"));
+    CHECK(type.message == "'scope' must be a string, not a integer");
+  }
+}
