@@ -33,7 +33,10 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   std::string format;
   std::string scope = "all";
   app.add_flag("--json", json, "print the report as JSON (schema in README.md); short for --format json");
-  app.add_option("--format", format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format,
+                 "text (default), json, or npd (one line for node-problem-detector and health checks: exit 0 ok, "
+                 "1 problem, 2 gpudoctor failed)")
+      ->check(CLI::IsMember({"text", "json", "npd"}));
   app.add_option("--scope", scope,
                  "all (default), or node: only what belongs to the node, for health checks (leaves out the "
                  "invoking user's Python environment, toolkit and variables)")
@@ -87,7 +90,9 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
     print_error("--json and --format " + format + " ask for two formats (see gpudoctor --help)");
     return static_cast<int>(ExitCode::usage_error);
   }
-  options.format = json || format == "json" ? OutputFormat::json : OutputFormat::text;
+  options.format = json || format == "json" ? OutputFormat::json
+                   : format == "npd"           ? OutputFormat::npd
+                                               : OutputFormat::text;
   options.probe.node_scope = scope == "node";
   options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;
   options.fail_on = fail_on == "warning" ? Severity::warning : Severity::error;

@@ -8,6 +8,7 @@
 
 #include "core/exit_code.hpp"
 #include "report/render_json.hpp"
+#include "report/render_npd.hpp"
 #include "report/render_text.hpp"
 #include "rules/evaluator.hpp"
 #include "report/redact.hpp"
@@ -112,7 +113,10 @@ int exit_code_for(const Report& report, Severity fail_on) {
 void print_report(const Report& report, const Options& options) {
   std::string text;
   Redactor redactor = Redactor::for_facts(report.facts);
-  if (options.format == OutputFormat::json) {
+  if (options.format == OutputFormat::npd) {
+    text = render_npd(report, options.fail_on);
+    if (options.redact) text = redactor.text(text);
+  } else if (options.format == OutputFormat::json) {
     nlohmann::json json = render_json(report);
     if (options.redact) {
       redactor.json(json);
