@@ -35,8 +35,8 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   app.add_flag("--json", json, "print the report as JSON (schema in README.md); short for --format json");
   app.add_option("--format", format,
                  "text (default), json, or npd (one line for node-problem-detector and health checks: exit 0 ok, "
-                 "1 problem, 2 gpudoctor failed)")
-      ->check(CLI::IsMember({"text", "json", "npd"}));
+                 "1 problem, 2 gpudoctor failed), or markdown (for a bug tracker: fits one GitHub comment)")
+      ->check(CLI::IsMember({"text", "json", "npd", "markdown"}));
   app.add_option("--scope", scope,
                  "all (default), or node: only what belongs to the node, for health checks (leaves out the "
                  "invoking user's Python environment, toolkit and variables)")
@@ -92,6 +92,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   }
   options.format = json || format == "json" ? OutputFormat::json
                    : format == "npd"           ? OutputFormat::npd
+                   : format == "markdown"      ? OutputFormat::markdown
                                                : OutputFormat::text;
   options.probe.node_scope = scope == "node";
   options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;
