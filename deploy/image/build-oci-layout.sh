@@ -19,7 +19,7 @@ if [ $# -lt 3 ] || [ $# -gt 4 ]; then
 fi
 bin=$1 license=$2 layout=${3%/} tag=${4-}
 for f in "$bin" "$license"; do
-  [ -f "$f" ] && [ -r "$f" ] || { echo "$0: error: $f: not a readable file" >&2; exit 2; }
+  if [ ! -f "$f" ] || [ ! -r "$f" ]; then echo "$0: error: $f: not a readable file" >&2; exit 2; fi
 done
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -40,6 +40,7 @@ created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
 
 mkdir -p "$(dirname "$layout")"
 work=$(mktemp -d "${layout}.tmp.XXXXXX")
+work=$(cd "$work" && pwd)  # absolute: the layer is made from inside the root filesystem
 trap 'rm -rf "$work"' EXIT
 root=$work/rootfs
 out=$work/layout
@@ -65,23 +66,23 @@ diff_id=sha256:$(sha256sum "$work/layer.tar" | cut -d' ' -f1)
 gzip -n -9 <"$work/layer.tar" >"$work/layer.tar.gz"
 read -r layer_digest layer_size < <(blob "$work/layer.tar.gz")
 
-labels='"org.opencontainers.image.title":"gpudoctor","org.opencontainers.image.description":"finds out why CUDA does not work on a host, and says how to fix it","org.opencontainers.image.licenses":"Apache-2.0","org.opencontainers.image.version":"'$version'"'
-printf '%s' '{"architecture":"'$arch'","os":"linux","created":"'$created'",'\
+labels='"org.opencontainers.image.title":"gpudoctor","org.opencontainers.image.description":"finds out why CUDA does not work on a host, and says how to fix it","org.opencontainers.image.licenses":"Apache-2.0","org.opencontainers.image.version":"'"$version"'"'
+printf '%s' '{"architecture":"'"$arch"'","os":"linux","created":"'"$created"'",'\
 '"config":{"Entrypoint":["/usr/local/bin/gpudoctor"],"Labels":{'"$labels"'}},'\
-'"rootfs":{"type":"layers","diff_ids":["'$diff_id'"]},'\
-'"history":[{"created":"'$created'","created_by":"deploy/image/build-oci-layout.sh: the static gpudoctor and its LICENSE"}]}' \
+'"rootfs":{"type":"layers","diff_ids":["'"$diff_id"'"]},'\
+'"history":[{"created":"'"$created"'","created_by":"deploy/image/build-oci-layout.sh: the static gpudoctor and its LICENSE"}]}' \
   >"$work/config.json"
 read -r config_digest config_size < <(blob "$work/config.json")
 
 printf '%s' '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json",'\
-'"config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"'$config_digest'","size":'$config_size'},'\
-'"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar+gzip","digest":"'$layer_digest'","size":'$layer_size'}],'\
-'"annotations":{'"$labels"',"org.opencontainers.image.created":"'$created'"}}' >"$work/manifest.json"
+'"config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"'"$config_digest"'","size":'"$config_size"'},'\
+'"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar+gzip","digest":"'"$layer_digest"'","size":'"$layer_size"'}],'\
+'"annotations":{'"$labels"',"org.opencontainers.image.created":"'"$created"'"}}' >"$work/manifest.json"
 read -r manifest_digest manifest_size < <(blob "$work/manifest.json")
 
 printf '%s' '{"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[{'\
-'"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"'$manifest_digest'","size":'$manifest_size','\
-'"platform":{"architecture":"'$arch'","os":"linux"},"annotations":{"org.opencontainers.image.ref.name":"'$tag'"}}]}' \
+'"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"'"$manifest_digest"'","size":'"$manifest_size"','\
+'"platform":{"architecture":"'"$arch"'","os":"linux"},"annotations":{"org.opencontainers.image.ref.name":"'"$tag"'"}}]}' \
   >"$out/index.json"
 printf '%s' '{"imageLayoutVersion":"1.0.0"}' >"$out/oci-layout"
 

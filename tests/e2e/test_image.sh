@@ -114,6 +114,16 @@ rc=$?
 checks=$((checks + 1))
 [ "$rc" != 0 ] || fail "skopeo copied a layout with a corrupt layer"
 
+# Relative paths, as `make image` gives them (run from the source folder): the same image.
+mkdir -p "$TMP/rel/bin"
+cp "$GD" "$TMP/rel/bin/gpudoctor"
+cp "$LICENSE" "$TMP/rel/LICENSE"
+(cd "$TMP/rel" && bash "$BUILDER" bin/gpudoctor LICENSE out/image) >"$TMP/relative.out" 2>"$TMP/relative.err"
+rc=$?
+expect_rc relative 0
+checks=$((checks + 1))
+diff -r "$TMP/image" "$TMP/rel/out/image" >"$TMP/diff.txt" 2>&1 || fail "relative: not the same image: $(head -3 "$TMP/diff.txt")"
+
 # 5. Bad arguments: one error line, exit 2, no layout.
 build no_args
 expect_rc no_args 2
