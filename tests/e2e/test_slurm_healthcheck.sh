@@ -181,6 +181,9 @@ MpiDefault=none
 SchedulerType=sched/builtin
 SelectType=select/linear
 ReturnToService=1
+# CPUs=2 below lets srun run two tasks on this one node; config_overrides keeps a machine with
+# fewer CPUs from draining it as "Low CPUs".
+SlurmdParameters=config_overrides
 # README's lines, with this test's copy of the script and a short interval:
 $(sed -e "s|^HealthCheckProgram=.*|HealthCheckProgram=$HC|" -e "s|^HealthCheckInterval=.*|HealthCheckInterval=$INTERVAL|" <<<"$conf_lines")
 # The NodeName is not the host name: the script must take slurmd's SLURMD_NODENAME.
