@@ -153,7 +153,8 @@ expect_rc make 0
 expect_out make "deploy/image/build-oci-layout.sh $TMP/b/gpudoctor LICENSE $TMP/b/image\$"
 
 # 7. README's recipes, as written there: the skopeo push (to a second layout here: no registry
-#    can be reached from a test), and the Dockerfile's COPY --from= of paths the image holds.
+#    can be reached from a test), the docker-archive copy (docker itself is not run), and the
+#    Dockerfile's COPY --from= of paths the image holds.
 blocks=$(awk '
   !fenced && /^#+ / { inside = ($0 == "### Container image") }
   inside && /^```/ { fenced = !fenced; next }
@@ -175,6 +176,31 @@ else
   expect_rc pushed 0
   checks=$((checks + 1))
   cmp -s "$GD" "$TMP/pushed.bundle/rootfs/usr/local/bin/gpudoctor" || fail "the copied image's binary differs"
+  # The docker-archive line, as written (run in $TMP/archive, the layout's path moved there):
+  # an archive `docker load` reads, tagged as it says, holding the binary.
+  archive=$(grep -m1 '^skopeo copy oci:build/image:[^ ]* docker-archive:' <<<"$blocks")
+  checks=$((checks + 1))
+  if [ -z "$archive" ]; then
+    fail "README's \"### Container image\" lacks the 'skopeo copy ... docker-archive:' line"
+  else
+    mkdir -p "$TMP/archive/build"
+    cp -r "$TMP/image" "$TMP/archive/build/image"
+    read -r -a argv <<<"$archive"
+    (cd "$TMP/archive" && "${argv[@]}") >"$TMP/archive.out" 2>"$TMP/archive.err"
+    rc=$?
+    expect_rc archive 0
+    file=${argv[3]#docker-archive:}
+    name=${file#*:}
+    file=${file%%:*}
+    got=$(cd "$TMP/archive" && python3 -c 'import json, sys, tarfile
+t = tarfile.open(sys.argv[1])
+m = json.load(t.extractfile("manifest.json"))
+layer = tarfile.open(fileobj=t.extractfile(m[0]["Layers"][0]))
+print(" ".join(m[0]["RepoTags"]), " ".join(sorted(n for n in layer.getnames() if not layer.getmember(n).isdir())))' "$file" 2>&1)
+    checks=$((checks + 1))
+    [ "$got" = "docker.io/library/$name usr/local/bin/gpudoctor usr/share/doc/gpudoctor/LICENSE" ] ||
+      fail "archive: holds '$got', expected the tag $name and the binary and LICENSE"
+  fi
   # The Dockerfile: FROM the pushed name AS a stage, then COPY --from= that stage.
   from=$(grep -m1 -E '^FROM [^ ]+ AS [a-z]+$' <<<"$blocks")
   copy=$(grep -m1 '^COPY --from=' <<<"$blocks")
