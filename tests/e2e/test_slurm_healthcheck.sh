@@ -8,7 +8,8 @@
 #    host, where gpudoctor finds nothing, a captured broken host is replayed instead);
 #  - the test hook replays a healthy H200: the node is undrained;
 #  - README's srun line returns one report per task (the one-off sweep);
-#  - an admin's drain stays, whatever gpudoctor finds;
+#  - an admin's drain stays, whatever gpudoctor finds; gpudoctor's own drain for an earlier
+#    problem gets the current one as its reason;
 #  - gpudoctor failing (a corrupt capture: exit 2) leaves the node as it is, drained or not;
 #  - by hand: a timeout, a signal, output not in the npd form, no binary, where the binary is
 #    looked for (beside, /usr/local/bin, PATH: in a mount namespace of its own), an unsafe or
