@@ -143,7 +143,7 @@ fi
 recipe_command() {  # PYTHON-EXPR over the README's code blocks `blocks`: prints the command line
   $PY - "$README" "$1" <<'PYEOF'
 import re, sys
-text = open(sys.argv[1]).read().split("### Prometheus metrics", 1)[1].split("\n## ", 1)[0]
+text = open(sys.argv[1]).read().split("### Prometheus metrics", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
 blocks = re.findall(r"```\n(.*?)```", text, re.S)
 print(eval(sys.argv[2]))
 PYEOF
