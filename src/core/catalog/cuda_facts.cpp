@@ -66,6 +66,7 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"cuda.kernel.wrong_results", T::list, "'GPU N (bus): element I is X instead of Y' for each GPU that computed wrong"},
     FactSpec{"cuda.devices.stuck", T::list, "'GPU N (bus): stuck in STEP' for each GPU whose proof had not finished at the deadline"},
     FactSpec{"cuda.devices.stuck_count", T::integer, "how many GPUs were stuck"},
+    FactSpec{"cuda.devices.stuck_with_time", T::integer, "stuck GPUs that had at least half the helper's deadline (unknown when cuInit took most of it)"},
     FactSpec{"cuda.kernel.failed_gpus", T::string, "the GPUs whose kernel proof failed, as nvidia-smi -i takes them (UUIDs, comma-separated)"},
     FactSpec{"cuda.kernel.wrong_gpus", T::string, "the GPUs that computed a wrong result, as nvidia-smi -i takes them"},
     FactSpec{"cuda.devices.stuck_gpus", T::string, "the stuck GPUs, as nvidia-smi -i takes them"},

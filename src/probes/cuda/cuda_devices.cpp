@@ -16,12 +16,12 @@ namespace {
 std::string source(std::string_view step) { return fmt::format("helper:{}", step); }
 
 // The sums the rules test; set together so that none is left uncollected.
-constexpr std::array<std::string_view, 14> k_device_sums = {
+constexpr std::array<std::string_view, 15> k_device_sums = {
     "cuda.kernel.failed_gpus", "cuda.kernel.wrong_gpus", "cuda.devices.stuck_gpus",
     "cuda.context.failed_count",       "cuda.context.failures",         "cuda.kernel.proven_count",
     "cuda.kernel.module_failures",     "cuda.kernel.module_result_codes", "cuda.kernel.launch_failures",
     "cuda.kernel.launch_result_codes", "cuda.kernel.wrong_results",      "cuda.devices.stuck",
-    "cuda.devices.stuck_count",        "cuda.devices.not_started",
+    "cuda.devices.stuck_count",        "cuda.devices.not_started",       "cuda.devices.stuck_with_time",
 };
 
 /// "GPU 2 (0000:1a:00.0)": how findings name a GPU (index as CUDA numbers it, and its bus id,
@@ -233,6 +233,8 @@ void record_cuda_devices(const HelperReply& reply, FactSet& facts, const std::st
   facts.set("cuda.kernel.wrong_results", sums.wrong_results, source("kernel"));
   facts.set("cuda.devices.stuck", sums.stuck, src);
   facts.set("cuda.devices.stuck_count", static_cast<std::int64_t>(sums.stuck.size()), src);
+  // The caller, which knows the deadline, makes this unknown when the GPUs had too little of it.
+  facts.set("cuda.devices.stuck_with_time", static_cast<std::int64_t>(sums.stuck.size()), src);
   facts.set("cuda.devices.not_started", std::int64_t{reply.cuda_devices_not_started.value_or(0)}, src);
   set_id_list(facts, "cuda.kernel.failed_gpus", sums.failed_ids, source("kernel"));
   set_id_list(facts, "cuda.kernel.wrong_gpus", sums.wrong_ids, source("kernel"));

@@ -7,6 +7,7 @@
 #include "probes/cuda/cuda_devices.hpp"
 #include "probes/cuda/cuda_result_names.hpp"
 #include "probes/cuda/nvml_health.hpp"
+#include "sys/helper_exec.hpp"
 #include "util/signal_names.hpp"
 
 namespace gd {
@@ -241,6 +242,27 @@ void record_timeline(const HelperReply& reply, FactSet& facts) {
   facts.set("cuda.helper.timeline", timeline, source("timeline"));
 }
 
+/// A GPU still in its proof at the deadline is stuck only if it had a fair share of the deadline:
+/// a cuInit that took most of it (25 s of 30 on the real H200 VM when no process keeps the GPU
+/// initialised) leaves the GPUs seconds for context, JIT and kernel, and slowness is no hang.
+void judge_stuck_time(const HelperReply& reply, std::int64_t timeout_ms, FactSet& facts) {
+  std::optional<std::int64_t> stuck = facts.get_int("cuda.devices.stuck_count");
+  if (!stuck || *stuck == 0) return;
+  std::optional<std::int64_t> devices_at_us;
+  for (const auto& [stage, at_us] : reply.stage_starts) {
+    if (stage == "devices") devices_at_us = at_us;
+  }
+  const std::int64_t deadline_ms = helper_deadline_ms(static_cast<int>(timeout_ms));
+  const std::int64_t given_ms = devices_at_us ? deadline_ms - *devices_at_us / 1000 : -1;
+  if (devices_at_us && given_ms * 2 >= deadline_ms) return;
+  facts.set_unknown("cuda.devices.stuck_with_time",
+                    devices_at_us ? fmt::format("the GPUs had {} ms of the helper's {} ms deadline after a cuInit of {} ms: too "
+                                                "little to call a GPU stuck; run again with a longer --cuda-timeout",
+                                                given_ms, deadline_ms, reply.cuda_init_duration_us.value_or(0) / 1000)
+                                  : std::string("the helper's reply does not say when the GPUs' proofs started"),
+                    source("devices"));
+}
+
 void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, const ProbeOptions& options,
                       FactSet& facts) {
   const std::string src(k_src_helper);
@@ -257,6 +279,7 @@ void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, c
     record_timeline(*summary.reply, facts);
     std::string reason = not_reached_reason(summary, outcome);
     record_cuda(*summary.reply, facts, reason);
+    judge_stuck_time(*summary.reply, outcome.timeout_ms ? outcome.timeout_ms : options.cuda_timeout_ms, facts);
     // NVML runs in its own thread: stuck or crashed there, the rest of the reply still holds.
     const HelperReply& reply = *summary.reply;
     std::string nvml_reason = reason;

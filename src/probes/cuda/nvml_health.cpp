@@ -237,7 +237,14 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
     Reading no_spare = read(dev, "remap_histogram.none", "remap_histogram");
     set_int(facts, key("remap.banks_without_spare_rows"), no_spare);
     note_unknown(remap_exhausted, dev, no_spare);
-    if (no_spare.value > 0) add(remap_exhausted, dev, fmt::format("{} memory bank(s) with no spare row left", *no_spare.value));
+    // Only uncorrectable remappings use up a bank's reserved rows (nvidia-smi: correctable ones do
+    // not count towards the histogram), so banks without spare rows and no uncorrectable remapping
+    // is a reading of a GPU without row remapping (GetRemappedRows answers on a GeForce too), not
+    // exhaustion. With the count unknown (MIG instances), the histogram alone decides.
+    const bool remaps_used = !uncorrectable.value || *uncorrectable.value > 0;
+    if (no_spare.value > 0 && remaps_used) {
+      add(remap_exhausted, dev, fmt::format("{} memory bank(s) with no spare row left", *no_spare.value));
+    }
 
     Reading retired = read(dev, "retired_pending", "retired_pending");
     set_bool(facts, key("retired.pending"), retired);
@@ -303,9 +310,20 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
     note_unknown(exclusive_busy, dev, mode);
     if (mode.value == 2) add(prohibited, dev);
     if (mode.value == 3 || mode.value == 1) {
+      // NVML lists the host's pids (the driver knows no PID namespaces, nvidia-docker#1483), so in a
+      // container the helper's own context counts as "another" process, and under MPS the server
+      // holds the GPU for its clients. When the helper's own context on this GPU was admitted, no
+      // other process holds it exclusively: only a refused context (or none tried) counts.
+      const HelperCudaDevice* ours = nullptr;
+      for (const HelperCudaDevice& cuda_dev : reply.cuda_devices) {
+        if (dev.pci_bus_id && cuda_dev.pci_bus_id && bus_key(*cuda_dev.pci_bus_id) == bus_key(*dev.pci_bus_id)) ours = &cuda_dev;
+      }
+      const bool admitted = ours && ours->context.result == 0;
       note_unknown(exclusive_busy, dev, process_count);
-      if (process_count.value > 0) add(exclusive_busy, dev, fmt::format("{} other process(es): pid {}", *process_count.value,
-                                                                       dev.health.count("processes.pids") ? dev.health.at("processes.pids") : "?"));
+      if (process_count.value > 0 && !admitted) {
+        add(exclusive_busy, dev, fmt::format("{} other process(es): pid {}", *process_count.value,
+                                             dev.health.count("processes.pids") ? dev.health.at("processes.pids") : "?"));
+      }
     }
 
     Reading mig = read(dev, "mig_mode.current", "mig_mode");
@@ -333,6 +351,10 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       for (const auto& [bit, name] : k_slowdown_reasons) {
         if (*reasons.value & bit) active.emplace_back(name);
       }
+      // HW slowdown alone, without HW thermal slowdown or the power brake that nvidia-smi says
+      // engage it, "may be also reported during PState or clock change" (nvml.h): one reading,
+      // taken while the helper's own contexts are being created, proves no slowdown.
+      if (active.size() == 1 && (*reasons.value & 0x8)) active.clear();
       if (!active.empty()) add(slowdown, dev, fmt::format("{}", fmt::join(active, ", ")));
     } else {
       facts.set_unknown(key("clocks_event_reasons"), reasons.why, k_source);

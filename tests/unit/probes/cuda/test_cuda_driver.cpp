@@ -345,3 +345,26 @@ TEST_CASE("cuda_driver: a hang leaves the step it hung in unfinished in the time
         std::vector<std::string>{"dlopen-cuda 40 ms", "cuInit (did not finish)"});
   CHECK(p.facts.find("cuda.helper.work_ms") == nullptr);
 }
+
+TEST_CASE("cuda_driver: a GPU stuck after a cuInit that took most of the deadline is undecided",
+          "[probes][cuda_driver]") {
+  // tests/hosts/fake-eight-one-stuck: timeout 3000 ms, the helper's deadline 2700 ms, the GPUs'
+  // threads started at 0.357 ms; GPU 2 never returns from its context.
+  Capture capture = gd::test::host_capture("fake-eight-one-stuck");
+  SECTION("the GPUs had the whole deadline: stuck") {
+    Probed p = probe(capture);
+    CHECK(p.facts.get_int("cuda.devices.stuck_count") == 1);
+    CHECK(p.facts.get_int("cuda.devices.stuck_with_time") == 1);
+  }
+  SECTION("cuInit ended 2.0 s into the 2.7 s deadline: too little time to call it stuck") {
+    std::string& reply = capture.helper_runs.at(0).outcome.reply;
+    const std::string started = "stage\tdevices\nstage.at_us\t357\n";
+    REQUIRE(reply.find(started) != std::string::npos);
+    reply.replace(reply.find(started), started.size(), "stage\tdevices\nstage.at_us\t2000000\n");
+    Probed p = probe(capture);
+    CHECK(p.facts.get_int("cuda.devices.stuck_count") == 1);
+    const gd::Fact& judged = fact(p.facts, "cuda.devices.stuck_with_time");
+    CHECK(judged.state == FactState::unknown);
+    CHECK(judged.reason.find("the GPUs had 700 ms of the helper's 2700 ms deadline") != std::string::npos);
+  }
+}

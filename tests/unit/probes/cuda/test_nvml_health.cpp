@@ -121,6 +121,20 @@ TEST_CASE("nvml health: the InfoROM is validated only when asked; a query answer
   }
 }
 
+TEST_CASE("nvml health: HW slowdown alone in one reading is no slowdown", "[probes][nvml_health]") {
+  // nvml.h: HW slowdown "may be also reported during PState or clock change"; nvidia-smi: it is
+  // active if HW thermal slowdown or the HW power brake is.
+  SECTION("alone") {
+    ScopedEnv clocks("FAKE_NVML_CLOCKS_REASONS", "0x8");
+    CHECK(list_of(health_facts(), "nvml.health.clocks_slowdown").empty());
+  }
+  SECTION("with the power brake") {
+    ScopedEnv clocks("FAKE_NVML_CLOCKS_REASONS", "0x88");
+    CHECK(list_of(health_facts(), "nvml.health.clocks_slowdown") ==
+          std::vector<std::string>{"GPU 0 (00000000:18:00.0): HW slowdown, HW power brake"});
+  }
+}
+
 TEST_CASE("nvml health: an idle GPU's narrow link is power saving, not a fault", "[probes][nvml_health]") {
   ScopedEnv link("FAKE_NVML_PCIE", "1,16,5,16,5");
   ScopedEnv idle("FAKE_NVML_PSTATE", "8");
@@ -134,12 +148,36 @@ TEST_CASE("nvml health: exclusive mode is a finding only with another process on
   SECTION("alone") {
     CHECK(list_of(health_facts(), "nvml.health.compute_exclusive_busy").empty());
   }
-  SECTION("held by pid 4242") {
+  SECTION("held by pid 4242: the helper's context is refused") {
     ScopedEnv processes("FAKE_NVML_PROCESSES", "4242");
+    ScopedEnv refused("FAKE_CUDA_CONTEXT_RESULT", "46");  // CUDA_ERROR_DEVICE_UNAVAILABLE
     gd::FactSet facts = health_facts();
     CHECK(list_of(facts, "nvml.health.compute_exclusive_busy") ==
           std::vector<std::string>{"GPU 0 (00000000:18:00.0): 1 other process(es): pid 4242"});
     CHECK(facts.get_string("nvml.device.0.process_pids") == "4242");
+  }
+  SECTION("a pid NVML lists while the helper's own context was admitted") {
+    // In a container NVML gives host pids, so the helper itself shows as pid 4242; under MPS the
+    // server is listed and the clients' contexts still work. Neither holds the GPU against us.
+    ScopedEnv processes("FAKE_NVML_PROCESSES", "4242");
+    gd::FactSet facts = health_facts();
+    CHECK(list_of(facts, "nvml.health.compute_exclusive_busy").empty());
+    CHECK(facts.get_int("nvml.device.0.processes") == 1);
+  }
+}
+
+TEST_CASE("nvml health: banks without spare rows but no uncorrectable remapping are no exhaustion",
+          "[probes][nvml_health]") {
+  // Only uncorrectable remappings use up reserved rows (nvidia-smi, Bank Remap Availability Histogram).
+  ScopedEnv histogram("FAKE_NVML_REMAP_HISTOGRAM", "0,0,0,0,3072");
+  SECTION("no uncorrectable remapping") {
+    ScopedEnv remap("FAKE_NVML_REMAP", "0,0,0,0");
+    CHECK(list_of(health_facts(), "nvml.health.remap_exhausted").empty());
+  }
+  SECTION("with uncorrectable remappings") {
+    ScopedEnv remap("FAKE_NVML_REMAP", "0,24,0,0");
+    CHECK(list_of(health_facts(), "nvml.health.remap_exhausted") ==
+          std::vector<std::string>{"GPU 0 (00000000:18:00.0): 3072 memory bank(s) with no spare row left"});
   }
 }
 
