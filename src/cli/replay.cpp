@@ -36,7 +36,7 @@ int run_replay(const std::string& file, const Options& options, const std::vecto
     print_error(report.error().describe());
     return static_cast<int>(ExitCode::usage_error);
   }
-  print_report(*report, options);
+  if (!print_report(*report, options)) return static_cast<int>(ExitCode::usage_error);
   return exit_code_for(*report, options.fail_on);
 }
 
@@ -59,6 +59,5 @@ Result<Report> replay_capture_json(const nlohmann::json& json, const std::string
   run.source = file;
   return run_pipeline(host, replay_options, rules, run);
 }
-
 
 }  // namespace gd
