@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,6 +146,12 @@ std::expected<std::size_t, std::string> InputStream::read(std::span<char> buffer
     ssize_t n = ::read(m_fd, buffer.data(), buffer.size());
     if (n >= 0) return static_cast<std::size_t>(n);
     if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      // Standard input left non-blocking by whoever set up the pipe: wait for data as a
+      // blocking read would (regular files never get here).
+      pollfd p{m_fd, POLLIN, 0};
+      if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
+    }
     return std::unexpected(reason_of(errno));
   }
 }

@@ -34,6 +34,15 @@ for capture in h200-container-580.159.04 lxc-stale-uvm-major upgrade-without-reb
   checks=$((checks + 1))
   [ "$rc" -le 1 ] && [ -s "$TMP/base/$capture.json" ] || fail "replay of $capture: exit $rc"
 done
+# Each report says when it was made (run.started, UTC, milliseconds): what picks the newer of two.
+checks=$((checks + 1))
+python3 - "$TMP/base/lxc-stale-uvm-major.json" <<'EOF2' || fail "run.started of a fresh report is not now"
+import datetime, json, re, sys
+started = json.load(open(sys.argv[1]))["run"]["started"]
+assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", started), started
+when = datetime.datetime.strptime(started, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+assert abs((datetime.datetime.now(datetime.timezone.utc) - when).total_seconds()) < 600, started
+EOF2
 # The fleet: 12 healthy nodes, 5 with a stale uvm major, 2 upgraded without a reboot, 1 whose
 # user hid the GPUs (an environment finding), in two racks.
 fleet=$TMP/reports
@@ -105,6 +114,15 @@ find "$fleet" -name '*.json' | sort | xargs -n1 python3 -c 'import json,sys; pri
 rc=$?; sanitizer_clean jsonl
 expect_rc jsonl 0
 expect_json jsonl "$groups" "$want"
+# Standard input left non-blocking by whoever made the pipe, and a writer that is slow to start:
+# gpudoctor waits for the data as cat does, it does not give up at the first empty read.
+{ sleep 1; cat "$TMP/reports.jsonl"; } | python3 -c '
+import fcntl, os, sys
+fcntl.fcntl(0, fcntl.F_SETFL, fcntl.fcntl(0, fcntl.F_GETFL) | os.O_NONBLOCK)
+os.execv(sys.argv[1], sys.argv[1:])' "$GD" fleet - --json >"$TMP/nonblock.out" 2>"$TMP/nonblock.err"
+rc=$?; sanitizer_clean nonblock
+expect_rc nonblock 0
+expect_json nonblock 'f["nodes"], f["unreadable"]' '(20, [])'
 # ... and a file of JSON Lines named directly, next to a folder.
 run_gd jsonl_file fleet "$TMP/reports.jsonl" --json
 expect_json jsonl_file 'f["nodes"], f["reports"]' '(20, 20)'
@@ -268,7 +286,7 @@ node_copy "$TMP/base/h200-live-cvd99.json" "$sweep/gpu20.json" gpu20
 python3 - "$SRC/README.md" "$TMP/readme" <<'EOF2'
 import os, re, sys
 text = open(sys.argv[1]).read()
-section = text.split("### One view of the fleet", 1)[1].split("\n## ", 1)[0]
+section = re.split(r"\n##+ ", text.split("### One view of the fleet", 1)[1], maxsplit=1)[0]
 blocks = re.findall(r"```(\w*)\n(.*?)```", section, re.S)
 n = 0
 for i, (lang, body) in enumerate(blocks):
