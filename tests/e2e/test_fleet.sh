@@ -337,4 +337,9 @@ run_gd npd fleet "$fleet" --format npd
 expect_rc npd 2
 run_gd nopath fleet
 expect_rc nopath 2
+run_gd textfile fleet "$fleet" --textfile "$TMP/fleet.prom"
+expect_rc textfile 2
+expect_err textfile "^gpudoctor: error: --textfile writes a node's own metrics; fleet prints on stdout only$"
+checks=$((checks + 1))
+[ ! -e "$TMP/fleet.prom" ] || fail "fleet --textfile wrote $TMP/fleet.prom"
 finish
