@@ -26,7 +26,12 @@ constexpr std::string_view k_first_run_outcome[] = {"cuda.init.result", "cuda.dr
                                                     "cuda.helper.status"};
 
 bool rests_on_first_run(const Rule& rule) {
-  for (const std::string& fact : condition_facts(rule.when)) {
+  std::vector<std::string> tested = condition_facts(rule.when);
+  if (rule.confirmed_by) {
+    std::vector<std::string> more = condition_facts(*rule.confirmed_by);
+    tested.insert(tested.end(), more.begin(), more.end());
+  }
+  for (const std::string& fact : tested) {
     for (std::string_view name : k_first_run_outcome) {
       if (fact == name) return true;
     }

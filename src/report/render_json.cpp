@@ -57,7 +57,9 @@ nlohmann::json render_json(const Report& report) {
                         {"fix", f.fix},
                         {"references", f.references},
                         {"evidence", evidence_json(f.evidence)},
-                        {"consequences", f.consequences}});
+                        {"consequences", f.consequences},
+                        {"confirmed", f.confirmed},
+                        {"unconfirmed", f.unconfirmed}});
   }
   out["findings"] = findings;
   json inconclusive = json::array();

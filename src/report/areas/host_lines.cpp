@@ -78,7 +78,10 @@ AreaLine device_nodes_line(const FactSet& facts, const std::vector<Finding>& fin
   if (!denied.empty()) {
     line.summary += fmt::format(", denied {}", fmt::join(denied, "; "));
   }
-  bool all_ok = ctl == "ok" && uvm == "ok" && missing.empty() && denied.empty();
+  // --root: the tree's nodes were checked with stat only.
+  auto fine = [](const std::optional<std::string>& state) { return state == "ok" || state == "unopened"; };
+  if (ctl == "unopened" || uvm == "unopened") line.summary += "; opening not tested (a --root tree's nodes are not opened)";
+  bool all_ok = fine(ctl) && fine(uvm) && missing.empty() && denied.empty();
   line.status = status_for(findings, k_device_areas, all_ok ? AreaStatus::ok : AreaStatus::warning);
   return line;
 }
