@@ -1,5 +1,6 @@
 #include "report/render_json.hpp"
 
+#include "report/verdict.hpp"
 #include "rules/facts_json.hpp"
 
 namespace gd {
@@ -35,6 +36,13 @@ nlohmann::json render_json(const Report& report) {
                     {"infos", report.count(Severity::info)},
                     {"inconclusive", report.inconclusive.size()},
                     {"left_out", report.left_out}};
+  // The last line's conclusion, for tools that must not mistake "nothing was checked" for healthy.
+  Verdict verdict = verdict_of(report);
+  std::size_t unconfirmed = 0;
+  for (const Finding& f : report.findings) unconfirmed += f.confirmed ? 0 : 1;
+  out["summary"]["unconfirmed"] = unconfirmed;
+  out["summary"]["verdict"] = to_string(verdict.kind);
+  out["summary"]["verdict_text"] = verdict.text;
   json areas = json::array();
   for (const auto& area : report.areas) {
     areas.push_back({{"id", area.id},

@@ -21,6 +21,15 @@ bool needs_cuda(const Inconclusive& item) {
 
 }  // namespace
 
+std::string_view to_string(Verdict::Kind kind) {
+  switch (kind) {
+    case Verdict::Kind::healthy: return "healthy";
+    case Verdict::Kind::incomplete: return "incomplete";
+    case Verdict::Kind::problems: return "problems";
+  }
+  return "problems";
+}
+
 Verdict verdict_of(const Report& report) {
   int errors = report.count(Severity::error);
   int warnings = report.count(Severity::warning);
@@ -32,8 +41,9 @@ Verdict verdict_of(const Report& report) {
     std::size_t unconfirmed = 0;
     for (const Finding& f : report.findings) unconfirmed += f.confirmed ? 0 : 1;
     if (unconfirmed > 0) {
-      v.text += fmt::format(" {} not confirmed by CUDA.", unconfirmed == report.findings.size() ? std::string("None is")
-                                                                                                 : plural(unconfirmed, "is", "are"));
+      v.text += unconfirmed == report.findings.size()
+                    ? std::string(" None is confirmed by CUDA.")
+                    : fmt::format(" {} not confirmed by CUDA.", plural(unconfirmed, "is", "are"));
     }
     v.text += " The first finding is the most likely cause.";
     return v;
@@ -51,7 +61,7 @@ Verdict verdict_of(const Report& report) {
   std::vector<std::string> gaps;
   if (need_cuda > 0) {
     gaps.push_back(plural(need_cuda, "check needs", "checks need") +
-                   (cuda_not_run ? " CUDA, which was not run" : " CUDA's answer, which is unknown"));
+                   (cuda_not_run ? " CUDA, which was not run" : " CUDA's answer, which this run did not give"));
   } else if (cuda_not_run) {
     gaps.push_back("CUDA was not run");
   }

@@ -4,6 +4,7 @@
 // was not checked, and it never contradicts a [!] or [X] overview line.
 
 #include <string>
+#include <string_view>
 
 #include "report/report.hpp"
 
@@ -20,5 +21,8 @@ struct Verdict {
 };
 
 Verdict verdict_of(const Report& report);
+
+/// "healthy", "incomplete", "problems": the JSON report's summary.verdict.
+std::string_view to_string(Verdict::Kind kind);
 
 }  // namespace gd

@@ -7,6 +7,14 @@ namespace gd {
 void probe_proof_coverage(Host&, const ProbeOptions&, FactSet& facts) {
   constexpr std::string_view k_fact = "cuda.proof.every_pci_gpu";
   const std::string source = "cuda.kernel.proven_count, pci.nvidia_gpu_count";
+  // Without the kernel module no GPU can be proven, whether or not CUDA was run (WSL2 has no
+  // module: CUDA reaches the Windows driver through /dev/dxg).
+  const Fact* module = facts.find("kmod.nvidia.loaded");
+  if (module && module->state == FactState::present && facts.get_bool("kmod.nvidia.loaded") == false &&
+      facts.get_bool("dev.dxg.present") != true) {
+    facts.set(k_fact, false, "kmod.nvidia.loaded (no NVIDIA kernel module)");
+    return;
+  }
   auto init = facts.get_int("cuda.init.result");
   if (!init) {
     const Fact* fact = facts.find("cuda.init.result");
