@@ -9,7 +9,7 @@ BUILD_SAN ?= build-sanitize
 FUZZ_SECONDS ?= 60
 TOOLCHAIN_OK := $(BUILD)/.toolchain-ok
 
-.PHONY: all build run test aarch64 sanitize fuzz bench clean lint-rules
+.PHONY: all build run test aarch64 sanitize fuzz bench clean lint-rules image
 
 all: build
 
@@ -29,6 +29,11 @@ run: build
 	@$(BUILD)/gpudoctor; status=$$?; \
 	  if [ $$status -eq 1 ]; then echo "(gpudoctor exited 1: it found a problem on this machine; the build is fine)"; fi; \
 	  [ $$status -le 1 ]
+
+# An OCI image layout of a FROM-scratch image of the static binary and LICENSE, without a daemon
+# (README "Fleets", "Container image"); build/image, tagged with the version.
+image: build
+	@bash deploy/image/build-oci-layout.sh $(BUILD)/gpudoctor LICENSE $(BUILD)/image
 
 aarch64: $(TOOLCHAIN_OK)
 	@cmake -S . -B $(BUILD_AARCH64) -DCMAKE_TOOLCHAIN_FILE=toolchain/aarch64-linux-musl.cmake -DGPUDOCTOR_BUILD_TESTS=OFF >/dev/null
