@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "core/exit_code.hpp"
+#include "sys/output_file.hpp"
 
 namespace gd {
 namespace {
@@ -34,9 +35,12 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   std::string scope = "all";
   app.add_flag("--json", json, "print the report as JSON (schema in README.md); short for --format json");
   app.add_option("--format", format,
-                 "text (default), json, or npd (one line for node-problem-detector and health checks: exit 0 ok, "
-                 "1 problem, 2 gpudoctor failed)")
-      ->check(CLI::IsMember({"text", "json", "npd"}));
+                 "text (default), json, npd (one line for node-problem-detector and health checks: exit 0 ok, "
+                 "1 problem, 2 gpudoctor failed), or prometheus (metrics in the text exposition format)")
+      ->check(CLI::IsMember({"text", "json", "npd", "prometheus"}));
+  app.add_option("--textfile", options.textfile,
+                 "also write the Prometheus metrics to this file, atomically (node_exporter's textfile collector "
+                 "reads *.prom); stdout then stays empty unless --format or --json asks for a format");
   app.add_option("--scope", scope,
                  "all (default), or node: only what belongs to the node, for health checks (leaves out the "
                  "invoking user's Python environment, toolkit and variables)")
@@ -92,7 +96,16 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   }
   options.format = json || format == "json" ? OutputFormat::json
                    : format == "npd"           ? OutputFormat::npd
+                   : format == "prometheus"    ? OutputFormat::prometheus
                                                : OutputFormat::text;
+  options.print_stdout = options.textfile.empty() || json || !format.empty();
+  if (!options.textfile.empty()) {
+    // Before the run: a typo in the path fails at once, not after a 30 s CUDA timeout.
+    if (auto writable = check_output_path(options.textfile); !writable) {
+      print_error("--textfile " + writable.error());
+      return static_cast<int>(ExitCode::usage_error);
+    }
+  }
   options.probe.node_scope = scope == "node";
   options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;
   options.fail_on = fail_on == "warning" ? Severity::warning : Severity::error;

@@ -30,7 +30,7 @@ int run_check(const Options& options, const EmbeddedData& data, const std::vecto
   run.mode = live ? "live" : "root";
   run.source = options.root;
   Report report = run_pipeline(host, options, rules, run);
-  print_report(report, options);
+  if (!print_report(report, options)) return static_cast<int>(ExitCode::usage_error);
   return exit_code_for(report, options.fail_on);
 }
 

@@ -12,7 +12,7 @@ namespace gd {
 enum class ColorMode { automatic, always, never };
 
 /// --format: how the report is printed (--json is --format json).
-enum class OutputFormat { text, json, npd };
+enum class OutputFormat { text, json, npd, prometheus };
 
 struct Options {
   OutputFormat format = OutputFormat::text;
@@ -24,6 +24,10 @@ struct Options {
   Severity fail_on = Severity::error;
   ColorMode color = ColorMode::automatic;
   ProbeOptions probe;
+  /// --textfile PATH: the Prometheus metrics are also written there, atomically. Without --format
+  /// or --json, stdout then stays empty (a cron line mails nothing); with one, it gets that format.
+  std::string textfile;
+  bool print_stdout = true;
 };
 
 }  // namespace gd

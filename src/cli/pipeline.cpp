@@ -9,10 +9,12 @@
 #include "core/exit_code.hpp"
 #include "report/render_json.hpp"
 #include "report/render_npd.hpp"
+#include "report/render_prometheus.hpp"
 #include "report/render_text.hpp"
 #include "rules/evaluator.hpp"
 #include "report/redact.hpp"
 #include "sys/capture.hpp"
+#include "sys/output_file.hpp"
 #include "sys/recording_host.hpp"
 
 namespace gd {
@@ -115,10 +117,32 @@ int exit_code_for(const Report& report, Severity fail_on) {
   return static_cast<int>(ExitCode::healthy);
 }
 
-void print_report(const Report& report, const Options& options) {
+namespace {
+
+// Wall-clock seconds now, for gpudoctor_last_run_timestamp_seconds (the renderer stays pure).
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+bool print_report(const Report& report, const Options& options) {
   std::string text;
   Redactor redactor = Redactor::for_facts(report.facts);
-  if (options.format == OutputFormat::npd) {
+  const double finished = unix_now();
+  if (!options.textfile.empty()) {
+    std::string metrics = render_prometheus(report, finished);
+    if (options.redact) metrics = redactor.text(metrics);
+    if (auto written = write_file_atomically(options.textfile, metrics, 0644); !written) {
+      std::fprintf(stderr, "gpudoctor: error: --textfile %s\n", written.error().c_str());
+      return false;
+    }
+  }
+  if (!options.print_stdout) return true;
+  if (options.format == OutputFormat::prometheus) {
+    text = render_prometheus(report, finished);
+    if (options.redact) text = redactor.text(text);
+  } else if (options.format == OutputFormat::npd) {
     text = render_npd(report, options.fail_on);
     if (options.redact) text = redactor.text(text);
   } else if (options.format == OutputFormat::json) {
@@ -145,6 +169,7 @@ void print_report(const Report& report, const Options& options) {
   }
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
+  return true;
 }
 
 }  // namespace gd

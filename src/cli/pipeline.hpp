@@ -17,7 +17,8 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
 /// Exit code for a finished report under --fail-on.
 int exit_code_for(const Report& report, Severity fail_on);
 
-/// Prints the report as text or JSON on stdout.
-void print_report(const Report& report, const Options& options);
+/// Prints the report on stdout in --format, and writes --textfile's metrics first; false (after
+/// one error line) when the textfile could not be written: the caller exits 2.
+bool print_report(const Report& report, const Options& options);
 
 }  // namespace gd

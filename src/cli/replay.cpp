@@ -47,7 +47,7 @@ int run_replay(const std::string& file, const Options& options, const std::vecto
   run.mode = "replay";
   run.source = file;
   Report report = run_pipeline(host, replay_options, rules, run);
-  print_report(report, options);
+  if (!print_report(report, options)) return static_cast<int>(ExitCode::usage_error);
   return exit_code_for(report, options.fail_on);
 }
 

@@ -1,0 +1,115 @@
+#include "report/prometheus_text.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gd {
+namespace {
+
+constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
+
+/// Length of the well-formed UTF-8 sequence at text[i], or 0 when it is not one (overlong
+/// forms, surrogates and values above U+10FFFF included, as Go's utf8.ValidString rejects them).
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+  if (n == 0 || c > 0xF4 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  }
+  unsigned char d = byte(i + 1);
+  if (c == 0xE0 && d < 0xA0) return 0;  // overlong
+  if (c == 0xED && d > 0x9F) return 0;  // surrogates
+  if (c == 0xF0 && d < 0x90) return 0;  // overlong
+  if (c == 0xF4 && d > 0x8F) return 0;  // above U+10FFFF
+  return n;
+}
+
+}  // namespace
+
+std::string prom_escape_label_value(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (std::size_t i = 0; i < value.size();) {
+    char c = value[i];
+    std::size_t n = utf8_sequence(value, i);
+    if (n == 0) {
+      out += k_replacement;
+      ++i;
+      continue;
+    }
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '"') {
+      out += "\\\"";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if ((n == 1 && static_cast<unsigned char>(c) < 0x20) || c == 0x7f) {
+      out += k_replacement;
+    } else {
+      out.append(value.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
+
+std::string prom_escape_help(std::string_view help) {
+  std::string out;
+  for (char c : help) {
+    if (c == '\\') {
+      out += "\\\\";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string prom_int(std::int64_t value) { return std::to_string(value); }
+
+std::string prom_seconds(double seconds) {
+  if (!std::isfinite(seconds)) return std::string(k_prom_nan);
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3f", seconds);
+  return buffer;
+}
+
+void PromWriter::family(std::string_view name, std::string_view type, std::string_view help) {
+  m_name = name;
+  m_text += "# HELP ";
+  m_text += name;
+  m_text += ' ';
+  m_text += prom_escape_help(help);
+  m_text += "\n# TYPE ";
+  m_text += name;
+  m_text += ' ';
+  m_text += type;
+  m_text += '\n';
+}
+
+void PromWriter::sample(const PromLabels& labels, std::string_view value) {
+  m_text += m_name;
+  if (!labels.empty()) {
+    m_text += '{';
+    bool first = true;
+    for (const auto& [name, label_value] : labels) {
+      if (!first) m_text += ',';
+      first = false;
+      m_text += name;
+      m_text += "=\"";
+      m_text += prom_escape_label_value(label_value);
+      m_text += '"';
+    }
+    m_text += '}';
+  }
+  m_text += ' ';
+  m_text += value;
+  m_text += '\n';
+}
+
+}  // namespace gd
