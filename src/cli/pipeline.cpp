@@ -82,6 +82,10 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   capture.root = options.root;
   capture.python_option = options.probe.python_path;
   capture.extension_options = options.probe.extension_paths;
+  if (options.probe.target) {
+    capture.target_gpu_option = options.probe.target->gpu.given;
+    capture.target_driver_option = options.probe.target->driver;
+  }
   RecordingHost recorder(host, capture);
   // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
   const bool keep_capture = options.capture && options.format == OutputFormat::json;

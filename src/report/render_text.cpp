@@ -126,7 +126,8 @@ std::string render_text(const Report& report, const TextStyle& style) {
   Palette p{style.color};
   std::string out;
   std::string who = report.run.uid == 0 ? "as root" : report.run.uid > 0 ? fmt::format("as uid {}", report.run.uid) : "";
-  std::string where = report.run.mode == "live"     ? "this host"
+  std::string where = report.run.mode == "preflight" ? "pre-flight of the image " + report.run.source
+                      : report.run.mode == "live"     ? "this host"
                       : report.run.mode == "root"   ? "the folder " + report.run.source
                                                     : "the capture " + report.run.source;
   out += fmt::format("{}gpudoctor {}{} — {}{}\n\n", p.bold(), report.run.gpudoctor_version, p.reset(), where,

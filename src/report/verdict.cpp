@@ -48,6 +48,14 @@ Verdict verdict_of(const Report& report) {
     v.text += " The first finding is the most likely cause.";
     return v;
   }
+  // A pre-flight judged the image only: the host layers were given, not checked.
+  if (auto gpu = report.facts.get_string("target.gpu")) {
+    v.kind = Verdict::Kind::incomplete;
+    v.text = fmt::format("No problem found in the image for the target ({}, driver {}); the host itself was not read.{}", *gpu,
+                         report.facts.get_string("target.driver").value_or("?"),
+                         infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "");
+    return v;
+  }
   bool cuda_not_run = false;
   std::size_t flagged = 0, unknown = 0;
   for (const AreaLine& area : report.areas) {

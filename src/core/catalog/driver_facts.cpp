@@ -8,6 +8,8 @@ namespace {
 using T = FactType;
 
 constexpr FactSpec k_facts[] = {
+    // Pre-flight (--target-driver): the driver an image is checked for; absent in any other run.
+    FactSpec{"target.driver", T::version, "pre-flight: the driver version the image is checked for (--target-driver)"},
     // The loaded module (/proc/driver/nvidia, /sys/module/nvidia).
     FactSpec{"kmod.nvidia.loaded", T::boolean, "/proc/driver/nvidia exists: the nvidia kernel module is loaded"},
     FactSpec{"kmod.nvidia.version", T::version, "version of the loaded nvidia module (/proc/driver/nvidia/version)"},
