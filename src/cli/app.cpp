@@ -37,8 +37,9 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   app.add_flag("--json", json, "print the report as JSON (schema in README.md); short for --format json");
   app.add_option("--format", format,
                  "text (default), json, npd (one line for node-problem-detector and health checks: exit 0 ok, "
-                 "1 problem, 2 gpudoctor failed), or prometheus (metrics in the text exposition format)")
-      ->check(CLI::IsMember({"text", "json", "npd", "prometheus"}));
+                 "1 problem, 2 gpudoctor failed), prometheus (metrics in the text exposition format), or markdown (for a "
+                 "bug tracker: fits one GitHub comment)")
+      ->check(CLI::IsMember({"text", "json", "npd", "prometheus", "markdown"}));
   app.add_option("--textfile", options.textfile,
                  "also write the Prometheus metrics to this file, atomically (node_exporter's textfile collector "
                  "reads *.prom); stdout then stays empty unless --format or --json asks for a format");
@@ -107,6 +108,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   options.format = json || format == "json" ? OutputFormat::json
                    : format == "npd"           ? OutputFormat::npd
                    : format == "prometheus"    ? OutputFormat::prometheus
+                   : format == "markdown"      ? OutputFormat::markdown
                                                : OutputFormat::text;
   options.print_stdout = options.textfile.empty() || json || !format.empty();
   if (!options.textfile.empty()) {

@@ -12,7 +12,7 @@ namespace gd {
 enum class ColorMode { automatic, always, never };
 
 /// --format: how the report is printed (--json is --format json).
-enum class OutputFormat { text, json, npd, prometheus };
+enum class OutputFormat { text, json, npd, prometheus, markdown };
 
 struct Options {
   OutputFormat format = OutputFormat::text;

@@ -7,7 +7,9 @@
 #include <cstdlib>
 
 #include "core/exit_code.hpp"
+#include "report/redact_report.hpp"
 #include "report/render_json.hpp"
+#include "report/render_markdown.hpp"
 #include "report/render_npd.hpp"
 #include "report/render_prometheus.hpp"
 #include "report/render_text.hpp"
@@ -149,6 +151,9 @@ bool print_report(const Report& report, const Options& options) {
   } else if (options.format == OutputFormat::npd) {
     text = render_npd(report, options.fail_on);
     if (options.redact) text = redactor.text(text);
+  } else if (options.format == OutputFormat::markdown) {
+    // Redacted before rendering: the renderer escapes the placeholders and keeps the size limit.
+    text = render_markdown(options.redact ? redact_report(report, redactor) : report);
   } else if (options.format == OutputFormat::json) {
     nlohmann::json json = render_json(report);
     if (options.redact) {
