@@ -1,4 +1,4 @@
-// PCI functions of vendor 0x10de and what their device ids mean (probes/pci/pci, probes/pci/gpu_table).
+// PCI functions of vendor 0x10de and what their device ids mean (probes/pci/pci, probes/shared/gpu_table).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {

@@ -5,12 +5,12 @@
 #include <cctype>
 #include <charconv>
 
-#include "probes/pci/gpu_table.hpp"
+#include "probes/shared/gpu_table.hpp"
 
 namespace gd {
 namespace {
 
-// Product names, as pci.ids names them, of the exact rows of the GPU table (probes/pci/gpu_table.cpp),
+// Product names, as pci.ids names them, of the exact rows of the GPU table (probes/shared/gpu_table.cpp),
 // plus the short names people use for the data-center parts. Matching ignores case, an "NVIDIA "
 // prefix, spaces and dashes.
 struct ProductName {

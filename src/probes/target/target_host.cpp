@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/catalog/sections.hpp"
-#include "probes/driver/gpu_support.hpp"
-#include "probes/pci/gpu_table.hpp"
+#include "probes/shared/gpu_support.hpp"
+#include "probes/shared/gpu_table.hpp"
 
 namespace gd {
 namespace {
@@ -84,7 +84,7 @@ void probe_target_host(Host&, const ProbeOptions& options, FactSet& facts) {
   facts.set("kmod.nvidia.version", target.driver, from_driver);
   facts.set("kmod.nvidia.gpu_count", std::int64_t{1}, from_driver);
   // Whether that driver takes that GPU: judged as for a GPU the driver did not bind, by the first
-  // release that supports it (probes/driver/gpu_support); which driver binds it is the host's.
+  // release that supports it (probes/shared/gpu_support); which driver binds it is the host's.
   facts.set("pci.gpu.0.driver", std::string("none"), from_gpu);
   record_gpu_support(facts);
   facts.set_unknown("pci.gpu.0.driver", std::string(k_not_read_preflight), "preflight");

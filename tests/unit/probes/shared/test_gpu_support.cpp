@@ -1,4 +1,4 @@
-#include "probes/driver/gpu_support.hpp"
+#include "probes/shared/gpu_support.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-#include "probes/pci/gpu_table.hpp"
+#include "probes/shared/gpu_table.hpp"
 
 #include <charconv>
 
@@ -45,7 +45,7 @@ struct Row {
 // B200 168GB (2909) is named by no tag and keeps its chip's bound; GB10 (2e12, DGX Spark) keeps
 // its firmware family's: it is named in 580.94.13, then left out again from 580.94.16 to
 // 580.105.08 and in 590.44.01. A driver that lists a GPU drives it whatever this table says
-// (probes/driver/gpu_support).
+// (probes/shared/gpu_support).
 constexpr Row k_exact[] = {
     {0x2b85, 0x2b85, "GB202", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5090; README 570.86.16
     {0x2b87, 0x2b87, "GB202", arch::blackwell, "12.0", k_ga10x, "570.86.16"},  // RTX 5090 D; README 570.86.16

@@ -1,11 +1,11 @@
-#include "probes/pci/gpu_table.hpp"
+#include "probes/shared/gpu_table.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <set>
 #include <string>
 
-#include "probes/driver/gpu_support.hpp"
+#include "probes/shared/gpu_support.hpp"
 
 using gd::GpuModel;
 using gd::lookup_gpu_model;
@@ -184,7 +184,7 @@ TEST_CASE("gpu table: driver branch of a version", "[probes][gpu_table]") {
 }
 
 TEST_CASE("gpu table: every minimum is a driver version the support check can compare", "[probes][gpu_table]") {
-  // probes/driver/gpu_support compares them with the module's version; a malformed one would
+  // probes/shared/gpu_support compares them with the module's version; a malformed one would
   // make the newer-than-driver finding unknown on every host with that GPU.
   std::set<std::string> minimums;
   for (std::uint32_t id = 0; id <= 0xffff; ++id) {
