@@ -175,7 +175,8 @@ def main():
         die(f"{uapi} has no SPDX-License-Identifier")
     parts.append(component(
         len(parts) + 1, "Linux kernel UAPI headers (constants only)", spdx.group(1),
-        ["Compiled into the CUDA helper from headers in: lib/libc/include/any-linux-any/"],
+        ["Compiled into the CUDA helper from headers in: lib/libc/include/any-linux-any/ "
+         "lib/libc/include/aarch64-linux-any/"],
         f"the SPDX-License-Identifier line of zig {zig_version}'s copies (lib/libc/include/any-linux-any/)",
         "The helper uses these headers for constants only (errno numbers, limits). The headers carry\n"
         "the Linux-syscall-note, by which programs that use the kernel's services through system calls\n"
