@@ -36,7 +36,9 @@ DEB_PACKAGES="$DEB_PACKAGES clang-16 libc++-16-dev libc++abi-16-dev libclang-rt-
 # and munge, Prometheus' node_exporter and promtool, umoci for the OCI image, and the Python
 # modules of the format tests (YAML manifests, Markdown, JSON Schema, the exposition format).
 DEB_PACKAGES="$DEB_PACKAGES slurmctld slurmd slurm-client munge prometheus-node-exporter prometheus umoci skopeo"
-DEB_PACKAGES="$DEB_PACKAGES python3-yaml python3-markdown python3-jsonschema python3-prometheus-client"
+DEB_PACKAGES="$DEB_PACKAGES python3-yaml python3-markdown python3-jsonschema python3-prometheus-client python3-kubernetes"
+# kubectl (test_kubernetes builds the kustomization): Debian's, unless one is installed already.
+command -v kubectl >/dev/null 2>&1 || DEB_PACKAGES="$DEB_PACKAGES kubernetes-client"
 # npm: the machine's own Node.js may already provide it (not always from Debian's npm package).
 command -v npm >/dev/null 2>&1 || DEB_PACKAGES="$DEB_PACKAGES npm"
 missing=""

@@ -79,6 +79,14 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   CLI::App* explain = app.add_subcommand("explain", "print one rule in full");
   explain->add_option("ID", explain_id, "rule id, e.g. cuda.stub-libcuda")->required();
   app.add_subcommand("check", "diagnose this host (the default)");
+  std::vector<std::string> fleet_paths;
+  CLI::App* fleet = app.add_subcommand("fleet", "group many nodes' --json reports by root cause (files, folders, - for stdin)");
+  fleet->add_option("PATH", fleet_paths, "report file (one report or several, JSON Lines too), folder of *.json, or -")
+      ->required();
+  std::string diff_a, diff_b;
+  CLI::App* diff = app.add_subcommand("diff", "what differs between two nodes' reports or captures");
+  diff->add_option("A", diff_a, "report or capture")->required();
+  diff->add_option("B", diff_b, "report or capture")->required();
 
   try {
     app.parse(argc, argv);
@@ -128,6 +136,12 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
     }
     if (explain->parsed()) {
       return run_explain(explain_id, *loaded);
+    }
+    if (fleet->parsed()) {
+      return run_fleet(fleet_paths, options);
+    }
+    if (diff->parsed()) {
+      return run_diff(diff_a, diff_b, options, *loaded);
     }
     return run_check(options, data, *loaded);
   } catch (const std::exception& e) {

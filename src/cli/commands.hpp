@@ -17,5 +17,7 @@ int run_check(const Options& options, const EmbeddedData& data, const std::vecto
 int run_replay(const std::string& file, const Options& options, const std::vector<Rule>& rules);
 int run_rules_list(const std::vector<Rule>& rules);
 int run_explain(const std::string& id, const std::vector<Rule>& rules);
+int run_fleet(const std::vector<std::string>& paths, const Options& options);
+int run_diff(const std::string& a, const std::string& b, const Options& options, const std::vector<Rule>& rules);
 
 }  // namespace gd

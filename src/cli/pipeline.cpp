@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include "core/exit_code.hpp"
 #include "report/redact_report.hpp"
@@ -70,10 +71,23 @@ std::vector<std::string> keep_node_scope(Evaluation& evaluation, std::span<const
   return left_out;
 }
 
+// "2026-12-01T10:22:33.123Z": fixed widths, so that timestamps compare as text.
+std::string utc_timestamp(std::chrono::system_clock::time_point now) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  if (ms < 0 || ::gmtime_r(&seconds, &tm) == nullptr) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return text;
+}
+
 }  // namespace
 
 Report run_pipeline(Host& host, const Options& options, std::span<const Rule> rules, RunInfo run) {
   auto started = std::chrono::steady_clock::now();
+  run.started = utc_timestamp(std::chrono::system_clock::now());
   Capture capture;
   capture.created_by = "gpudoctor " GD_VERSION;
   capture.root = options.root;

@@ -4,6 +4,7 @@
 #include "sys/capture.hpp"
 #include "sys/replay_host.hpp"
 #include "cli/input_file.hpp"
+#include "cli/replay.hpp"
 
 namespace gd {
 namespace {
@@ -30,11 +31,21 @@ int run_replay(const std::string& file, const Options& options, const std::vecto
     print_error(file + ": this report was made with --no-capture, so it cannot be replayed");
     return static_cast<int>(ExitCode::usage_error);
   }
+  auto report = replay_capture_json(json, file, options, rules);
+  if (!report) {
+    print_error(report.error().describe());
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  if (!print_report(*report, options)) return static_cast<int>(ExitCode::usage_error);
+  return exit_code_for(*report, options.fail_on);
+}
+
+Result<Report> replay_capture_json(const nlohmann::json& json, const std::string& file, const Options& options,
+                                   const std::vector<Rule>& rules) {
   const nlohmann::json& capture_json = json.is_object() && json.contains("capture") ? json["capture"] : json;
   auto capture = capture_from_json(capture_json, file);
   if (!capture) {
-    print_error(capture.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return std::unexpected(capture.error());
   }
   ReplayHost host(std::move(*capture));
   Options replay_options = options;
@@ -46,9 +57,7 @@ int run_replay(const std::string& file, const Options& options, const std::vecto
   run.gpudoctor_version = GD_VERSION;
   run.mode = "replay";
   run.source = file;
-  Report report = run_pipeline(host, replay_options, rules, run);
-  if (!print_report(report, options)) return static_cast<int>(ExitCode::usage_error);
-  return exit_code_for(report, options.fail_on);
+  return run_pipeline(host, replay_options, rules, run);
 }
 
 }  // namespace gd

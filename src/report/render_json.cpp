@@ -26,7 +26,8 @@ nlohmann::json render_json(const Report& report) {
                 {"duration_ms", report.run.duration_ms},
                 {"uid", report.run.uid},
                 {"host", report.run.host},
-                {"scope", report.run.scope}};
+                {"scope", report.run.scope},
+                {"started", report.run.started}};
   int errors = report.count(Severity::error);
   int warnings = report.count(Severity::warning);
   out["summary"] = {{"status", errors ? "error" : warnings ? "warning" : "ok"},

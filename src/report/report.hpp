@@ -36,6 +36,9 @@ struct RunInfo {
   /// unknown): fleet tools group reports by it.
   std::string host;
   std::string scope = "all";  ///< "all", or "node" with --scope node
+  /// When the run began, UTC, RFC 3339 with milliseconds ("2026-12-01T10:22:33.123Z"): of two
+  /// reports of one node, `gpudoctor fleet` counts the newer. "" when unknown.
+  std::string started;
 };
 
 struct Report {

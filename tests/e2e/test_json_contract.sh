@@ -22,7 +22,7 @@ run_gd again --json replay "$TMP/report.json"
 expect_rc again 1
 expect_out again '"id": "cuda.visible-devices-hides-gpus"'
 checks=$((checks + 1))
-strip() { grep -vE '"(duration_ms|source|mode)":' "$1" | sed -n '/"facts"/,$p'; }
+strip() { grep -vE '"(duration_ms|started|source|mode)":' "$1" | sed -n '/"facts"/,$p'; }
 diff <(strip "$TMP/json.out") <(strip "$TMP/again.out") >"$TMP/diff.txt" || { fail "replay of a report differs"; head -30 "$TMP/diff.txt"; }
 checks=$((checks + 1))
 diff <(sed -n '/"findings"/,/"inconclusive"/p' "$TMP/json.out") <(sed -n '/"findings"/,/"inconclusive"/p' "$TMP/again.out") \

@@ -1,6 +1,7 @@
 # The dependency direction of README.md's architecture section, checked on the includes:
-# util ← core ← sys ← probes; core ← rules ← report; nothing includes cli/; rules/ and report/
-# never include sys/ or probes/ (evaluation stays pure); only sys/ makes host calls. Inside
+# util ← core ← sys ← probes; core ← rules ← report ← fleet; nothing includes cli/; rules/,
+# report/ and fleet/ never include sys/ or probes/ (evaluation stays pure); only sys/ makes host
+# calls (fleet/ and diff read the user's report files through sys/input_files). Inside
 # probes/, each layer's folder includes only itself, shared/ and probe.hpp: a probe reads what
 # earlier layers found from the FactSet, never their parsers' internals.
 source "$(dirname "$0")/lib.sh"
@@ -20,6 +21,7 @@ forbid sys '#include "(probes|rules|report|cli)/' "must not include layers above
 forbid probes '#include "(rules|report|cli)/' "must not include rules, report or cli"
 forbid rules '#include "(sys|probes|report|cli)/' "must stay pure (no sys/ or probes/)"
 forbid report '#include "(sys|probes|cli)/' "must stay pure (no sys/ or probes/)"
+forbid fleet '#include "(sys|probes|rules|cli)/' "must stay pure (fleet and diff logic: text in, groups and diffs out)"
 # Host access (open/read/stat of paths, std::filesystem, file streams, getenv, fork/exec) lives in
 # sys/ only. Two kinds of files are read elsewhere, and both are inputs the user names, never the
 # host under diagnosis: cli/ reads the files named on its command line (cli/input_file.cpp: a
@@ -30,14 +32,20 @@ forbid report '#include "(sys|probes|cli)/' "must stay pure (no sys/ or probes/)
 # else in rules/ (parsing, validation, evaluation) stays pure: text in, rules and findings out.
 host_calls='(::open|fopen|opendir|::stat\(|getenv|fork\(|exec[lv]p?e?\()'
 file_io='([io]?fstream|<fstream>|std::filesystem|<filesystem>)'
-for layer in util core probes rules report; do
+for layer in util core probes rules report fleet; do
   forbid $layer "$host_calls" "must not touch the host (sys/ does, through Host&)"
 done
-for layer in util core probes report; do
+for layer in util core probes report fleet; do
   forbid $layer "$file_io" "must not read or list files (sys/ does, through Host&)"
 done
 forbid rules "$file_io" "must not read or list files but the rule files (rules/rule_files.cpp, rules/tool/)" \
   '^rules/(rule_files\.cpp|tool/[a-z_]+\.cpp):'
+# `fleet` and `diff` read the reports the user names only through sys/input_files (bounded,
+# regular files only, never blocking on a FIFO).
+checks=$((checks + 1))
+direct='(^|[^A-Za-z0-9_])::(open|openat|read|pread|stat|lstat)\(|fopen|opendir|getenv'
+hits=$(grep -nE "$direct|$file_io" cli/fleet*.cpp cli/diff*.cpp 2>/dev/null || true)
+[ -z "$hits" ] || fail "cli's fleet and diff must read files through sys/input_files:"$'\n'"$hits"
 
 # probes/<layer>/ includes no sibling layer (shared/ holds the readers and tables that several
 # layers use: ELF headers and sections, library files, the driver's per-GPU information file,

@@ -3,7 +3,7 @@
 # report and the --json --no-capture report, for each
 # tests/hosts/*.capture.json and for every extra capture given (a rule host case composed with
 # GD_RULE_HOST_DUMP, say). What is measured during the replay itself is blanked (run.duration_ms,
-# and the fat-binary scan's time: the replay scans the captured bytes again). Two such folders
+# run.started, and the fat-binary scan's time: the replay scans the captured bytes again). Two such folders
 # made before and after a refactor must be identical:
 #   bash tests/hosts/replay_reports.sh build/gpudoctor /tmp/before [/tmp/composed/*.capture.json]
 #   ... change the code, rebuild ...
@@ -25,6 +25,8 @@ except ValueError:
     sys.stdout.write(re.sub(r"(torch\.fatbin_scan_ms = )[0-9]+", r"\1N", text))
     sys.exit(0)
 report.get("run", {})["duration_ms"] = 0
+if "started" in report.get("run", {}):
+    report["run"]["started"] = ""
 fact = report.get("facts", {}).get("torch.fatbin_scan_ms", {})
 if "value" in fact:
     fact["value"] = 0

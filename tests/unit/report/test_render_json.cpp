@@ -55,7 +55,8 @@ TEST_CASE("json report: header and summary", "[report][render_json]") {
                          {"duration_ms", 42},
                          {"uid", 1000},
                          {"host", "gpu-node-17"},
-                         {"scope", "node"}});
+                         {"scope", "node"},
+                         {"started", ""}});
   CHECK(j["summary"] ==
         json{{"status", "error"}, {"errors", 1}, {"warnings", 1}, {"infos", 1}, {"inconclusive", 1}, {"left_out", json::array()}});
 }

@@ -1,0 +1,69 @@
+// `gpudoctor diff A B`: what differs between two nodes. A and B are --json reports (compared as
+// they were made, with or without their capture) or captures (replayed first, with this
+// gpudoctor's rules, through the replay pipeline). Read through sys/input_files (bounded,
+// regular files only); the comparison is fleet/report_diff.
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/replay.hpp"
+#include "core/exit_code.hpp"
+#include "fleet/diff_render.hpp"
+#include "fleet/report_diff.hpp"
+#include "report/render_json.hpp"
+#include "sys/input_files.hpp"
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_max_input_bytes = 256u << 20;  // as replay's: a report with a large capture
+
+void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
+
+Result<DiffSide> load_side(const std::string& path, const Options& options, const std::vector<Rule>& rules) {
+  auto text = read_whole_input(path, k_max_input_bytes);
+  if (!text) return fail(text.error(), path);
+  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  text->clear();
+  if (json.is_discarded()) return fail("not valid JSON (a gpudoctor --json report or capture was expected)", path);
+  if (json.is_object() && json.value("format", "") == "gpudoctor-capture") {
+    Options replay_options = options;
+    replay_options.capture = false;  // the diff needs the report, not a second copy of the capture
+    auto report = replay_capture_json(json, path, replay_options, rules);
+    if (!report) return std::unexpected(report.error());
+    auto side = diff_side_from_report(render_json(*report), path, "capture");
+    if (!side) return fail(side.error(), path);
+    return std::move(*side);
+  }
+  auto side = diff_side_from_report(std::move(json), path, "report");
+  if (!side) return fail(side.error(), path);
+  return std::move(*side);
+}
+
+}  // namespace
+
+int run_diff(const std::string& a, const std::string& b, const Options& options, const std::vector<Rule>& rules) {
+  if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
+    print_error("diff prints text or --format json (see gpudoctor diff --help)");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  auto side_a = load_side(a, options, rules);
+  if (!side_a) {
+    print_error(side_a.error().describe());
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  auto side_b = load_side(b, options, rules);
+  if (!side_b) {
+    print_error(side_b.error().describe());
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  ReportDiff diff = diff_reports(*side_a, *side_b, options.verbose ? ShowVolatile::yes : ShowVolatile::no);
+  std::string text = options.format == OutputFormat::json
+                         ? render_diff_json(*side_a, *side_b, diff).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                         : render_diff_text(*side_a, *side_b, diff, DiffTextOptions{options.verbose});
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  // As diff(1): 0 the same (volatile facts aside), 1 they differ, 2 an input could not be read.
+  return diff.same() ? static_cast<int>(ExitCode::healthy) : static_cast<int>(ExitCode::problems_found);
+}
+
+}  // namespace gd

@@ -1,0 +1,136 @@
+// `gpudoctor fleet PATH...`: the reports of many nodes grouped by root cause. Each input (a
+// file, the *.json and *.jsonl files under a folder, or `-` for standard input) is read in
+// chunks through sys/input_files, cut into reports (fleet/report_splitter), each report reduced
+// to its digest (fleet/report_digest) and dropped; only the tally (fleet/fleet_tally) grows, by
+// one small entry per node. Nothing an input holds stops the run: it is listed as unreadable.
+#include <cstdio>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "core/exit_code.hpp"
+#include "fleet/fleet_render.hpp"
+#include "fleet/fleet_tally.hpp"
+#include "fleet/report_digest.hpp"
+#include "fleet/report_splitter.hpp"
+#include "sys/input_files.hpp"
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_max_report_bytes = 64u << 20;  // one report (with its capture) at most
+constexpr std::size_t k_chunk_bytes = 256u << 10;      // read size: the only other buffer
+constexpr int k_max_problems_per_input = 20;           // then one line says how many more
+constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
+
+class FleetReader {
+ public:
+  explicit FleetReader(FleetTally& tally) : m_tally(tally), m_buffer(k_chunk_bytes) {}
+
+  void read_path(const std::string& path) {
+    if (path == "-") {
+      InputStream in = InputStream::standard_input();
+      read_stream(in, "-", /*always_line=*/true);
+      return;
+    }
+    InputClass kind = classify_input(path);
+    if (kind.kind == InputKind::unusable) {
+      m_tally.add_unreadable(path, kind.reason);
+    } else if (kind.kind == InputKind::file) {
+      read_file(path);
+    } else {
+      std::size_t before = m_files;
+      walk_input_folder(
+          path, k_report_suffixes, [&](const std::string& file) { read_file(file); },
+          [&](const std::string& where, const std::string& reason) { m_tally.add_unreadable(where, reason); });
+      if (m_files == before) m_tally.add_unreadable(path, "no *.json or *.jsonl file in this folder");
+    }
+  }
+
+ private:
+  FleetTally& m_tally;
+  std::vector<char> m_buffer;
+  std::size_t m_files = 0;
+
+  void read_file(const std::string& path) {
+    ++m_files;
+    auto in = InputStream::open_file(path);
+    if (!in) {
+      m_tally.add_unreadable(path, in.error());
+      return;
+    }
+    read_stream(*in, path, /*always_line=*/false);
+  }
+
+  // A report is named by its input, with the line it begins on unless that is the first
+  // (standard input always has the line: "-:1").
+  void read_stream(InputStream& in, const std::string& name, bool always_line) {
+    ReportSplitter splitter(k_max_report_bytes);
+    int problems = 0;
+    int documents = 0;
+    auto where = [&](std::int64_t line) {
+      return always_line || line != 1 ? name + ":" + std::to_string(line) : name;
+    };
+    auto problem = [&](std::string at, std::string reason) {
+      if (++problems <= k_max_problems_per_input) m_tally.add_unreadable(std::move(at), std::move(reason));
+    };
+    auto sink = [&](const StreamPiece& piece) {
+      if (piece.kind == StreamPiece::Kind::problem) {
+        problem(where(piece.line), piece.reason);
+        return;
+      }
+      ++documents;
+      auto digest = digest_report(piece.text);
+      if (digest) {
+        m_tally.add_report(where(piece.line), *digest);
+      } else {
+        problem(where(piece.line), digest.error());
+      }
+    };
+    while (true) {
+      auto n = in.read(m_buffer);
+      if (!n) {
+        problem(name, "read failed: " + n.error());
+        break;
+      }
+      if (*n == 0) break;
+      splitter.feed(std::string_view(m_buffer.data(), *n), sink);
+    }
+    splitter.finish(sink);
+    if (documents == 0 && problems == 0) m_tally.add_unreadable(name, "empty: no report in it");
+    if (problems > k_max_problems_per_input) {
+      m_tally.add_unreadable(name, std::to_string(problems - k_max_problems_per_input) +
+                                       " more parts of this input could not be read");
+    }
+  }
+};
+
+void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
+
+}  // namespace
+
+int run_fleet(const std::vector<std::string>& paths, const Options& options) {
+  if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
+    print_error("fleet prints text or --format json (see gpudoctor fleet --help)");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  FleetTally tally(options.probe.node_scope ? CauseScope::node : CauseScope::all);
+  FleetReader reader(tally);
+  for (const std::string& path : paths) reader.read_path(path);
+
+  FleetSummary summary = tally.summary();
+  std::string text = options.format == OutputFormat::json
+                         ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+                         : render_fleet_text(summary, FleetTextOptions{options.verbose});
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  // Exit: 0 every input was read; 1 some could not be (the view is incomplete: they are listed);
+  // 2 none could be. Whether nodes have problems is what the groups say, not the exit code.
+  if (summary.reports == 0) {
+    print_error("no report could be read from " + std::to_string(summary.unreadable.size()) +
+                (summary.unreadable.size() == 1 ? " input" : " inputs") + " (listed above)");
+    return static_cast<int>(ExitCode::usage_error);
+  }
+  return summary.unreadable.empty() ? static_cast<int>(ExitCode::healthy) : static_cast<int>(ExitCode::problems_found);
+}
+
+}  // namespace gd

@@ -1,0 +1,246 @@
+#include "fleet/report_digest.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "fleet/bounded_text.hpp"
+#include "report/report.hpp"
+
+namespace gd {
+namespace {
+
+using nlohmann::json;
+
+// Bounds on what one report may put into the digest: a hostile report cannot make a node's
+// entry large (ids and severities are short; titles and fix steps are a sentence or a command).
+constexpr std::size_t k_max_short = 256;        // ids, severities, scopes, actions, host, timestamp
+constexpr std::size_t k_max_text = 2048;        // title, first fix step
+constexpr std::size_t k_max_findings = 1000;    // more than the rule base has rules
+constexpr std::size_t k_max_depth = 256;        // deeper nesting than any report has: refused
+
+// Where the parser is, as far as the digest cares.
+enum class Where { root, run, findings, finding, fix, elsewhere };
+
+class DigestSax : public nlohmann::json_sax<json> {
+ public:
+  ReportDigest digest;
+  std::string format;          ///< a capture's "format"
+  bool root_is_object = false;
+  bool root_seen = false;
+  bool has_schema = false;
+  bool has_findings = false;
+  std::string problem;         ///< the first reason this is no report
+  std::string parse_message;   ///< nlohmann's, when the text is not JSON
+
+  bool null() override { return scalar_of_other_type("null"); }
+  bool boolean(bool) override { return scalar_of_other_type("a boolean"); }
+  bool number_integer(number_integer_t value) override { return integer(value); }
+  bool number_unsigned(number_unsigned_t value) override {
+    return integer(value > static_cast<number_unsigned_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(value));
+  }
+  bool number_float(number_float_t, const string_t&) override { return scalar_of_other_type("a fraction"); }
+  bool binary(binary_t&) override { return true; }  // not produced by the JSON reader
+
+  bool string(string_t& value) override {
+    mark_root_scalar();
+    std::string* target = string_target();
+    if (target != nullptr) {
+      assign_bounded(*target, value, top() == Where::finding && m_key == "title" ? k_max_text : k_max_short);
+    } else if (top() == Where::findings) {
+      note_scalar_finding("a string");
+    } else if (top() == Where::root && m_key == "schema_version") {
+      note("not a gpudoctor report: schema_version is a string");
+    } else if (top() == Where::root && m_key == "format") {
+      assign_bounded(format, value, k_max_short);
+    } else if (top() == Where::fix) {
+      if (!m_fix_seen) assign_bounded(current_finding().first_fix, value, k_max_text);
+      m_fix_seen = true;
+    }
+    return true;
+  }
+
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& value) override {
+    assign_bounded(m_key, value, k_max_short);
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+    parse_message = ex.what();
+    // "[json.exception.parse_error.101] parse error at line 3, ..." → "parse error at line 3, ..."
+    if (auto pos = parse_message.find("] "); parse_message.starts_with("[json.exception") && pos != std::string::npos) {
+      parse_message.erase(0, pos + 2);
+    }
+    return false;
+  }
+
+ private:
+  std::vector<Where> m_stack;
+  std::string m_key;
+  bool m_fix_seen = false;
+
+  Where top() const { return m_stack.empty() ? Where::elsewhere : m_stack.back(); }
+  DigestFinding& current_finding() { return digest.findings.back(); }
+
+  void note(std::string text) {
+    if (problem.empty()) problem = std::move(text);
+  }
+
+  void mark_root_scalar() {
+    if (!root_seen) root_seen = true;  // a bare scalar document: root_is_object stays false
+  }
+
+  std::string finding_label() const { return "findings[" + std::to_string(digest.findings.size() - 1) + "]"; }
+
+  /// The digest field the current key names, when its value should be a string.
+  std::string* string_target() {
+    switch (top()) {
+      case Where::run:
+        if (m_key == "host") return &digest.host;
+        if (m_key == "started") return &digest.started;
+        if (m_key == "scope") return &digest.scope;
+        return nullptr;
+      case Where::finding: {
+        DigestFinding& f = current_finding();
+        if (m_key == "id") return &f.id;
+        if (m_key == "severity") return &f.severity;
+        if (m_key == "scope") return &f.scope;
+        if (m_key == "action") return &f.action;
+        if (m_key == "title") return &f.title;
+        return nullptr;
+      }
+      default: return nullptr;
+    }
+  }
+
+  bool integer(std::int64_t value) {
+    mark_root_scalar();
+    if (top() == Where::root && m_key == "schema_version") {
+      digest.schema_version = value;
+      has_schema = true;
+      return true;
+    }
+    return scalar_of_other_type("a number");
+  }
+
+  /// A non-string value: fine anywhere but where the digest expects a string or the version.
+  bool scalar_of_other_type(const char* what) {
+    mark_root_scalar();
+    if (top() == Where::root && m_key == "schema_version") {
+      note(std::string("not a gpudoctor report: schema_version is ") + what);
+    } else if (string_target() != nullptr) {
+      note("not a gpudoctor report: " + std::string(top() == Where::run ? "run" : finding_label()) + "." + m_key +
+           " is " + what + ", not a string");
+    } else if (top() == Where::fix) {
+      m_fix_seen = true;
+    } else if (top() == Where::findings) {
+      note_scalar_finding(what);
+    }
+    return true;
+  }
+
+  void note_scalar_finding(const std::string& what) {
+    note("not a gpudoctor report: findings[" + std::to_string(digest.findings.size()) + "] is " + what +
+         ", not an object");
+  }
+
+  bool open(bool array) {
+    if (m_stack.size() >= k_max_depth) {
+      note("not a gpudoctor report: nested more than " + std::to_string(k_max_depth) + " levels deep");
+      return false;  // stops the parser: nothing deeper is read
+    }
+    Where here = Where::elsewhere;
+    if (!root_seen) {
+      root_seen = true;
+      root_is_object = !array;
+      here = array ? Where::elsewhere : Where::root;
+    } else if (top() == Where::root && m_key == "run") {
+      here = array ? Where::elsewhere : Where::run;
+      if (array) note("not a gpudoctor report: run is an array");
+    } else if (top() == Where::root && m_key == "findings") {
+      if (array) {
+        here = Where::findings;
+        has_findings = true;
+      } else {
+        note("not a gpudoctor report: findings is not a list");
+      }
+    } else if (top() == Where::findings) {
+      if (!array && digest.findings.size() < k_max_findings) {
+        digest.findings.emplace_back();
+        here = Where::finding;
+      } else if (array) {
+        note("not a gpudoctor report: findings[" + std::to_string(digest.findings.size()) + "] is a list");
+      }
+    } else if (top() == Where::finding && m_key == "fix" && array) {
+      here = Where::fix;
+      m_fix_seen = false;
+    } else if (string_target() != nullptr) {
+      note("not a gpudoctor report: " + std::string(top() == Where::run ? "run" : finding_label()) + "." + m_key +
+           " is not a string");
+    }
+    m_stack.push_back(here);
+    return true;
+  }
+
+  bool close() {
+    if (!m_stack.empty()) {
+      if (m_stack.back() == Where::finding && current_finding().id.empty()) {
+        note("not a gpudoctor report: " + finding_label() + " has no id");
+      }
+      m_stack.pop_back();
+    }
+    return true;
+  }
+};
+
+bool digits(std::string_view text, std::size_t from, std::size_t count) {
+  if (from + count > text.size()) return false;
+  for (std::size_t i = from; i < from + count; ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_report_timestamp(std::string_view t) {
+  // YYYY-MM-DDTHH:MM:SS[.fff]Z: fixed widths, so that two of them compare as text.
+  if (t.size() != 20 && t.size() != 24) return false;
+  bool frame = digits(t, 0, 4) && t[4] == '-' && digits(t, 5, 2) && t[7] == '-' && digits(t, 8, 2) && t[10] == 'T' &&
+               digits(t, 11, 2) && t[13] == ':' && digits(t, 14, 2) && t[16] == ':' && digits(t, 17, 2) && t.back() == 'Z';
+  return frame && (t.size() == 20 || (t[19] == '.' && digits(t, 20, 3)));
+}
+
+std::expected<ReportDigest, std::string> digest_report(std::string_view text) {
+  DigestSax sax;
+  bool parsed = json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+  if (!parsed) {
+    if (!sax.parse_message.empty()) return std::unexpected("not valid JSON: " + sax.parse_message);
+    return std::unexpected(sax.problem.empty() ? std::string("not valid JSON") : sax.problem);
+  }
+  if (!sax.root_is_object) return std::unexpected(std::string("not a gpudoctor report: the JSON is not an object"));
+  if (sax.format == "gpudoctor-capture") {
+    return std::unexpected(std::string("a gpudoctor capture, not a report (`gpudoctor replay FILE --json --no-capture` "
+                                       "makes its report)"));
+  }
+  if (!sax.has_schema && sax.problem.empty()) {
+    return std::unexpected(std::string("not a gpudoctor report: it has no schema_version"));
+  }
+  if (sax.has_schema && sax.digest.schema_version > k_report_schema_version) {
+    return std::unexpected("schema_version " + std::to_string(sax.digest.schema_version) +
+                           " is newer than this gpudoctor reads (" + std::to_string(k_report_schema_version) +
+                           "): read it with a newer gpudoctor");
+  }
+  if (sax.has_schema && sax.digest.schema_version < 1) {
+    return std::unexpected("not a gpudoctor report: schema_version " + std::to_string(sax.digest.schema_version));
+  }
+  if (!sax.problem.empty()) return std::unexpected(sax.problem);
+  if (!sax.has_findings) return std::unexpected(std::string("not a gpudoctor report: it has no findings list"));
+  if (!is_report_timestamp(sax.digest.started)) sax.digest.started.clear();  // unreadable: as if absent
+  return std::move(sax.digest);
+}
+
+}  // namespace gd

@@ -1,0 +1,174 @@
+#include "fleet/report_splitter.hpp"
+
+#include <cstdio>
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_head_bytes = 64;  // how much of a non-JSON stretch its reason shows
+
+constexpr std::string_view k_bom = "\xef\xbb\xbf";
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+bool looks_binary(std::string_view head) {
+  for (char ch : head) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) return true;
+  }
+  return false;
+}
+
+std::string describe_garbage(std::string_view head) {
+  if (looks_binary(head)) {
+    std::string hex;
+    for (std::size_t i = 0; i < head.size() && i < 8; ++i) {
+      char buffer[4];
+      std::snprintf(buffer, sizeof buffer, "%02x", static_cast<unsigned char>(head[i]));
+      hex += (i ? " " : "") + std::string(buffer);
+    }
+    return "binary data, not JSON (it begins with " + hex + ")";
+  }
+  std::string_view line = head.substr(0, head.find_first_of("\r\n"));
+  return "not JSON: '" + std::string(line) + (line.size() < head.size() || head.size() < k_head_bytes ? "'" : "...'");
+}
+
+}  // namespace
+
+void ReportSplitter::start_document(std::int64_t line) {
+  m_state = State::document;
+  m_doc.clear();
+  m_doc_line = line;
+  m_doc_bytes = 0;
+  m_oversize = false;
+  m_depth = 0;
+  m_in_string = false;
+  m_escape = false;
+}
+
+void ReportSplitter::keep(std::string_view bytes) {
+  m_doc_bytes += bytes.size();
+  if (m_oversize) return;
+  if (m_doc.size() + bytes.size() > m_max_bytes) {
+    m_oversize = true;
+    std::string().swap(m_doc);  // give the memory back now, not at the next document
+    return;
+  }
+  m_doc.append(bytes);
+}
+
+void ReportSplitter::end_document(const Sink& sink) {
+  StreamPiece piece;
+  piece.line = m_doc_line;
+  if (m_oversize) {
+    piece.kind = StreamPiece::Kind::problem;
+    std::string bound = m_max_bytes % (1u << 20) == 0 ? std::to_string(m_max_bytes >> 20) + " MiB"
+                                                      : std::to_string(m_max_bytes) + " bytes";
+    piece.reason = "over the limit of " + bound + " for one report (" + std::to_string(m_doc_bytes) + " bytes): not read";
+  } else {
+    piece.kind = StreamPiece::Kind::document;
+    piece.text = m_doc;
+  }
+  sink(piece);
+  m_state = State::between;
+  m_doc.clear();
+}
+
+void ReportSplitter::cut_document(const Sink& sink, std::string reason) {
+  StreamPiece piece;
+  piece.kind = StreamPiece::Kind::problem;
+  piece.line = m_doc_line;
+  piece.reason = std::move(reason);
+  sink(piece);
+  m_state = State::between;
+  if (m_doc.capacity() > m_max_bytes / 4) std::string().swap(m_doc);
+  m_doc.clear();
+}
+
+void ReportSplitter::start_garbage(char first) {
+  m_state = State::garbage;
+  m_garbage_line = m_line;
+  m_garbage_head.assign(1, first);
+}
+
+void ReportSplitter::end_garbage(const Sink& sink) {
+  StreamPiece piece;
+  piece.kind = StreamPiece::Kind::problem;
+  piece.line = m_garbage_line;
+  piece.reason = describe_garbage(m_garbage_head);
+  sink(piece);
+  m_state = State::between;
+}
+
+void ReportSplitter::feed(std::string_view chunk, const Sink& sink) {
+  std::size_t segment = 0;  // where the open document's bytes in this chunk begin
+  for (std::size_t i = 0; i < chunk.size(); ++i) {
+    const char c = chunk[i];
+    const bool line_start = m_line_start;
+    m_line_start = c == '\n';
+    // A UTF-8 byte order mark at the very start (an editor's) is not data.
+    if (m_offset + i < k_bom.size() && m_state == State::between && c == k_bom[m_offset + i]) continue;
+    switch (m_state) {
+      case State::garbage:
+        if (!(line_start && (c == '{' || c == '['))) {
+          if (m_garbage_head.size() < k_head_bytes) m_garbage_head += c;
+          break;
+        }
+        end_garbage(sink);
+        [[fallthrough]];
+      case State::between:
+        if (c == '{' || c == '[') {
+          start_document(m_line);
+          segment = i;
+        } else if (!is_space(c)) {
+          start_garbage(c);
+          break;
+        } else {
+          break;
+        }
+        [[fallthrough]];
+      case State::document: {
+        if (line_start && c == '{' && m_depth > 0) {
+          // A new report begins before this one ended: this one was cut off (and is dropped).
+          cut_document(sink, "truncated: a new report begins on line " + std::to_string(m_line) +
+                                 " before this one ends");
+          start_document(m_line);
+          segment = i;
+        }
+        if (m_in_string) {
+          if (m_escape) {
+            m_escape = false;
+          } else if (c == '\\') {
+            m_escape = true;
+          } else if (c == '"' || c == '\n') {  // a raw newline ends no valid string: the parser says so
+            m_in_string = false;
+          }
+        } else if (c == '"') {
+          m_in_string = true;
+        } else if (c == '{' || c == '[') {
+          ++m_depth;
+        } else if (c == '}' || c == ']') {
+          if (--m_depth == 0) {
+            keep(chunk.substr(segment, i + 1 - segment));
+            end_document(sink);
+          }
+        }
+        break;
+      }
+    }
+    if (c == '\n') ++m_line;
+  }
+  if (m_state == State::document) keep(chunk.substr(segment));
+  m_offset += chunk.size();
+}
+
+void ReportSplitter::finish(const Sink& sink) {
+  if (m_state == State::document) {
+    cut_document(sink, "truncated: the input ends inside this report (" + std::to_string(m_doc_bytes) +
+                           " bytes of it)");
+  } else if (m_state == State::garbage) {
+    end_garbage(sink);
+  }
+}
+
+}  // namespace gd

@@ -1,0 +1,63 @@
+#pragma once
+// Files the user names on the command line for `fleet` and `diff` (reports, captures), never the
+// host under diagnosis. Everything here is bounded and never blocks: a FIFO, socket or device is
+// refused before it is opened (and again after, should it have been swapped in between), files
+// are read in chunks by the caller, folders are walked without following links to folders.
+// Failures are reasons for the reader ("Permission denied", "a FIFO, not a regular file"), so
+// that one bad input is listed and the run goes on.
+
+#include <cstddef>
+#include <expected>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gd {
+
+/// What a path on the command line is.
+enum class InputKind { file, folder, unusable };
+
+struct InputClass {
+  InputKind kind = InputKind::unusable;
+  std::string reason;  ///< why it is unusable ("No such file or directory", "a FIFO, not a regular file")
+};
+
+/// Follows links: a link to a folder named on the command line is walked.
+InputClass classify_input(std::string_view path);
+
+/// One open input: a regular file, or standard input. Move-only; closes what it opened.
+class InputStream {
+ public:
+  /// Opens a regular file read-only and non-blocking; anything else is refused with its reason.
+  static std::expected<InputStream, std::string> open_file(std::string_view path);
+  /// Standard input (the `-` argument). It may be a pipe: reads wait for the writer, as cat's do.
+  static InputStream standard_input();
+
+  InputStream(InputStream&& other) noexcept;
+  InputStream& operator=(InputStream&& other) noexcept;
+  InputStream(const InputStream&) = delete;
+  InputStream& operator=(const InputStream&) = delete;
+  ~InputStream();
+
+  /// Up to buffer.size() bytes; 0 at the end; the reason on a read error.
+  std::expected<std::size_t, std::string> read(std::span<char> buffer);
+
+ private:
+  InputStream(int fd, bool owned) : m_fd(fd), m_owned(owned) {}
+  int m_fd = -1;
+  bool m_owned = false;
+};
+
+/// Reads a whole regular file of at most `max_bytes` (a report or capture for `diff`).
+std::expected<std::string, std::string> read_whole_input(std::string_view path, std::size_t max_bytes);
+
+/// Walks `folder` recursively, names sorted in each folder, calling `on_file` for each entry
+/// whose name ends with one of `suffixes` (a FIFO so named is passed on too: opening it then
+/// says why it cannot be read) and `on_problem(path, reason)` for a folder that cannot be listed
+/// or lies too deep. Links to folders are not followed (no loops); links to files are.
+void walk_input_folder(std::string_view folder, std::span<const std::string_view> suffixes,
+                       const std::function<void(const std::string&)>& on_file,
+                       const std::function<void(const std::string&, const std::string&)>& on_problem);
+
+}  // namespace gd
