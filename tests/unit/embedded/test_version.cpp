@@ -7,7 +7,7 @@
 #include <regex>
 #include <string>
 
-#include "cli/version.hpp"
+#include "embedded/version.hpp"
 #include "embedded/build_info.hpp"
 
 TEST_CASE("--version names the version, the commit and the target", "[version]") {

@@ -1,4 +1,4 @@
-#include "cli/version.hpp"
+#include "embedded/version.hpp"
 
 #include <fmt/format.h>
 
