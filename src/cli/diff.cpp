@@ -46,6 +46,10 @@ int run_diff(const std::string& a, const std::string& b, const Options& options,
     print_error("diff prints text or --format json (see gpudoctor diff --help)");
     return static_cast<int>(ExitCode::usage_error);
   }
+  if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
+    print_error("--textfile writes a node's own metrics; diff prints on stdout only");
+    return static_cast<int>(ExitCode::usage_error);
+  }
   auto side_a = load_side(a, options, rules);
   if (!side_a) {
     print_error(side_a.error().describe());

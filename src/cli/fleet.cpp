@@ -113,6 +113,10 @@ int run_fleet(const std::vector<std::string>& paths, const Options& options) {
     print_error("fleet prints text or --format json (see gpudoctor fleet --help)");
     return static_cast<int>(ExitCode::usage_error);
   }
+  if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
+    print_error("--textfile writes a node's own metrics; fleet prints on stdout only");
+    return static_cast<int>(ExitCode::usage_error);
+  }
   FleetTally tally(options.probe.node_scope ? CauseScope::node : CauseScope::all);
   FleetReader reader(tally);
   for (const std::string& path : paths) reader.read_path(path);

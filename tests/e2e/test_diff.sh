@@ -100,4 +100,7 @@ run_gd bad_format diff "$TMP/good.json" "$TMP/stale.json" --format npd
 expect_rc bad_format 2
 run_gd one_arg diff "$TMP/good.json"
 expect_rc one_arg 2
+run_gd textfile diff "$TMP/good.json" "$TMP/stale.json" --textfile "$TMP/diff.prom"
+expect_rc textfile 2
+expect_err textfile "^gpudoctor: error: --textfile writes a node's own metrics; diff prints on stdout only$"
 finish

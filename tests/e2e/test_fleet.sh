@@ -127,20 +127,24 @@ expect_json nonblock 'f["nodes"], f["unreadable"]' '(20, [])'
 run_gd jsonl_file fleet "$TMP/reports.jsonl" --json
 expect_json jsonl_file 'f["nodes"], f["reports"]' '(20, 20)'
 
-# A node reported twice: the newer report counts (run.started), whichever is read first, and the
-# output says which one.
+# A node reported twice: the newer report counts (run.started), whether it is read first (gpu1)
+# or last (gpu3), and the output says which one.
 dup=$TMP/dup
 mkdir -p "$dup"
 node_copy "$TMP/base/lxc-stale-uvm-major.json" "$dup/a-new.json" gpu1 2026-12-02T08:00:00.000Z
 node_copy "$TMP/base/h200-container-580.159.04.json" "$dup/b-old.json" gpu1 2026-12-01T08:00:00.000Z
+node_copy "$TMP/base/lxc-stale-uvm-major.json" "$dup/c-old.json" gpu3 2026-12-01T08:00:00.000Z
+node_copy "$TMP/base/h200-container-580.159.04.json" "$dup/d-new.json" gpu3 2026-12-01T09:00:00.000Z
 run_gd dup fleet "$dup" "$fleet/rack1/gpu2.json" --json
 expect_rc dup 0
 expect_json dup 'f["nodes"], f["reports"], [(g["root_cause"], g["nodes"]) for g in f["groups"]]' \
-  "(2, 3, [('devices.uvm-wrong-major', ['gpu1']), (None, ['gpu2'])])"
-expect_json dup '[(d["node"], d["counted"], d["ignored"]) for d in f["duplicates"]]' "[('gpu1', '$dup/a-new.json', ['$dup/b-old.json'])]"
+  "(3, 5, [(None, ['gpu2', 'gpu3']), ('devices.uvm-wrong-major', ['gpu1'])])"
+expect_json dup '[(d["node"], d["counted"], d["ignored"]) for d in f["duplicates"]]' \
+  "[('gpu1', '$dup/a-new.json', ['$dup/b-old.json']), ('gpu3', '$dup/d-new.json', ['$dup/c-old.json'])]"
 run_gd dup_text fleet "$dup"
-expect_out dup_text '^1 node reported more than once; the newer report counts:$'
+expect_out dup_text '^2 nodes reported more than once; the newer report counts:$'
 expect_out dup_text "^  gpu1: $dup/a-new.json counts, not $dup/b-old.json$"
+expect_out dup_text "^  gpu3: $dup/d-new.json counts, not $dup/c-old.json$"
 
 # Redacted reports (run.host "<host>") cannot be told apart: each is a node, named by its file.
 red=$TMP/redacted
@@ -333,4 +337,9 @@ run_gd npd fleet "$fleet" --format npd
 expect_rc npd 2
 run_gd nopath fleet
 expect_rc nopath 2
+run_gd textfile fleet "$fleet" --textfile "$TMP/fleet.prom"
+expect_rc textfile 2
+expect_err textfile "^gpudoctor: error: --textfile writes a node's own metrics; fleet prints on stdout only$"
+checks=$((checks + 1))
+[ ! -e "$TMP/fleet.prom" ] || fail "fleet --textfile wrote $TMP/fleet.prom"
 finish

@@ -1,13 +1,14 @@
 # deploy/kubernetes/ (issue 15 item 5): the manifests read by a real YAML parser and checked field
-# by field (tests/e2e/kubernetes_check.py); the node-problem-detector rule's exact command obeys
-# NPD's plugin protocol on captured hosts; the DaemonSet's script runs as written (its gpudoctor
-# run replaced by a replay) and stops on SIGTERM; the image's glibc base is what makes CUDA
-# checkable (a root file system with the binary alone reports cuda.no-glibc-loader).
-# The field names and types are the Kubernetes Python client's (python3-kubernetes), and kubectl
-# builds the kustomization where it is installed. No cluster can run here (podman cannot start
-# containers on this machine: crun's setrlimit is refused, so `podman kube play` cannot either, and
-# kubectl's validation needs an API server): scheduling, the runtime's injection and NPD itself are
-# not tested.
+# by field (tests/e2e/kubernetes_check.py: names, types and required fields from the Kubernetes
+# Python client's API models, python3-kubernetes); kubectl builds the kustomization and runs
+# README's `kubectl apply -k` (client dry run) and `kubectl get nodes` against a stand-in API
+# server on loopback (tests/e2e/fake_apiserver.py); the node-problem-detector rule's exact command
+# obeys NPD's plugin protocol on captured hosts; the DaemonSet's script runs as written (its
+# gpudoctor run replaced by a replay) and stops on SIGTERM; the image's glibc base is what lets the
+# CUDA helper run (chroots with and without glibc).
+# No cluster can run here (podman cannot start containers on this machine: crun's setrlimit is
+# refused, so `podman kube play` cannot either; no kube-apiserver is packaged): scheduling,
+# admission, the NVIDIA runtime's injection and NPD itself are not tested.
 source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 K8S=$SRC/deploy/kubernetes
@@ -146,22 +147,98 @@ assert ["kubectl", "apply", "-k", "deploy/kubernetes"] in lines, "kubectl apply 
 get = next(l for l in lines if l[:3] == ["kubectl", "get", "nodes"])
 assert get[-1].count(f'@.type=="{condition}"') == 2, f"kubectl get nodes does not read the {condition} condition: {get[-1]}"
 PYEOF
+# README's kubectl commands, as written there, by a real kubectl against a stand-in API server on
+# loopback (tests/e2e/fake_apiserver.py: discovery, no objects, a node list): `kubectl apply -k`
+# (client dry run) sends every object of the folder, and `kubectl get nodes` prints the condition
+# NPD sets from the plugin's line (here a node as NPD would leave it after the broken capture's run).
+if command -v kubectl >/dev/null; then
+  cond=$(field 'k["npd"]["condition"]')
+  $PY - "$TMP/nodes.json" "$cond" "$(cat "$TMP/npd_lxc-stale-uvm-major.out")" "$(cat "$TMP/npd_healthy.out")" <<'PYEOF'
+import json, sys
+out, cond, sick, healthy = sys.argv[1:]
+def node(name, status, message):
+    return {"kind": "Node", "apiVersion": "v1", "metadata": {"name": name},
+            "status": {"conditions": [{"type": "Ready", "status": "True"},
+                                      {"type": cond, "status": status, "message": message}]}}
+json.dump({"kind": "NodeList", "apiVersion": "v1", "metadata": {},
+           "items": [node("gpu-sick", "True", sick), node("gpu-ok", "False", healthy)]}, open(out, "w"))
+PYEOF
+  $PY "$SRC/tests/e2e/fake_apiserver.py" "$TMP/api.port" "$TMP/nodes.json" "$TMP/api.log" >"$TMP/api.out" 2>&1 &
+  api=$!
+  trap 'kill $api 2>/dev/null; rm -rf "$TMP"' EXIT
+  for _ in $(seq 50); do [ -s "$TMP/api.port" ] && break; sleep 0.1; done
+  server=(--server "http://127.0.0.1:$(cat "$TMP/api.port")" --cache-dir "$TMP/kube-cache")
+  mapfile -t recipe < <($PY - "$SRC/README.md" <<'PYEOF'
+import re, sys
+section = open(sys.argv[1]).read().split("### Kubernetes\n", 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+block = next((b for b in re.findall(r"```\n(.*?)```", section, re.S) if "kubectl apply -k" in b), "")
+for line in block.splitlines():
+    if line.startswith("kubectl "):
+        print(line)
+PYEOF
+)
+  apply=${recipe[0]:-}
+  get=${recipe[1]:-}
+  checks=$((checks + 1))
+  if [ -z "$get" ]; then
+    fail "README's Kubernetes block lacks the kubectl apply -k and kubectl get lines"
+  else
+    eval "words=($apply)"
+    (cd "$SRC" && "${words[@]}" "${server[@]}" --dry-run=client --validate=false) >"$TMP/apply.out" 2>"$TMP/apply.err"
+    checks=$((checks + 1))
+    $PY - "$K8S" "$TMP/apply.out" >"$TMP/apply.txt" 2>&1 <<'PYEOF' || fail "$apply: $(head -5 "$TMP/apply.txt" "$TMP/apply.err")"
+import os, sys, yaml
+folder = sys.argv[1]
+k = yaml.safe_load(open(os.path.join(folder, "kustomization.yaml")))
+want = sorted(f"{d['kind'].lower()}/{d['metadata']['name']}" for r in k["resources"]
+              for d in yaml.safe_load_all(open(os.path.join(folder, r))) if d)
+got = sorted(l.split()[0].split("/", 1)[0].split(".")[0] + "/" + l.split()[0].split("/", 1)[1]
+             for l in open(sys.argv[2]) if l.strip().endswith("created (dry run)"))
+if got != want:
+    sys.exit(f"created {got}, the folder holds {want}")
+PYEOF
+    eval "words=($get)"
+    "${words[@]}" "${server[@]}" >"$TMP/get.out" 2>"$TMP/get.err"
+    checks=$((checks + 1))
+    sick_line=$(cat "$TMP/npd_lxc-stale-uvm-major.out")
+    grep -qxE "gpu-sick +True +$(printf '%s' "$sick_line" | sed 's/[][\.*^$()+?{}|]/\\&/g')" "$TMP/get.out" &&
+      grep -qxE "gpu-ok +False +no node problems found" "$TMP/get.out" ||
+      fail "$get: $(head -5 "$TMP/get.out" "$TMP/get.err")"
+    checks=$((checks + 1))
+    ! grep -qv '^GET ' "$TMP/api.log" || fail "kubectl sent more than GETs: $(grep -v '^GET ' "$TMP/api.log" | head -3)"
+  fi
+  kill $api 2>/dev/null
+  wait $api 2>/dev/null
+else
+  skip "no kubectl to run README's kubectl commands"
+fi
 # Why a glibc base: chroot into a root file system holding the binary alone (FROM scratch), then
-# one with this machine's glibc beside it (what debian:bookworm-slim has).
-if [ "$(id -u)" = 0 ] && command -v chroot >/dev/null && [ "${GD_SANITIZED:-0}" != 1 ]; then
+# one with this machine's glibc beside it (what debian:bookworm-slim has), each with /proc and
+# /dev/null as a pod has them. No NVIDIA runtime injects a libcuda here, so with glibc the helper
+# runs and reports that libcuda.so.1 did not load: where the runtime puts it, it would.
+if [ "$(id -u)" = 0 ] && command -v chroot >/dev/null && [ "${GD_SANITIZED:-0}" != 1 ] &&
+   mkdir -p "$TMP/proc-probe" && mount -t proc proc "$TMP/proc-probe" 2>/dev/null; then
+  umount "$TMP/proc-probe"
+  trap 'umount "$TMP"/rootfs-*/proc 2>/dev/null; kill ${api:-} 2>/dev/null; rm -rf "$TMP"' EXIT
   loader=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+  libc=$(ldd /bin/true | grep -o '/[^ ]*libc\.so\.6')
   for rootfs in scratch glibc; do
     r=$TMP/rootfs-$rootfs
     mkdir -p "$r/usr/local/bin" "$r/proc" "$r/dev"
+    mknod -m 666 "$r/dev/null" c 1 3
     cp "$GD" "$r/usr/local/bin/gpudoctor"
     if [ $rootfs = glibc ]; then
-      for lib in "$loader" $(ldd /bin/true | grep -o '/[^ ]*libc\.so\.6'); do
+      # glibc's libraries libcuda and the helper need (libpthread, libdl and librt are stubs
+      # since glibc 2.34, and still named by older binaries).
+      for lib in "$loader" "$libc" "$(dirname "$libc")"/{libpthread.so.0,libdl.so.2,libm.so.6,librt.so.1}; do
         mkdir -p "$r$(dirname "$lib")" && cp "$lib" "$r$lib"
       done
       mkdir -p "$r/lib64" && ln -sf "$loader" "$r/lib64/ld-linux-x86-64.so.2"
     fi
+    mount -t proc proc "$r/proc"
     chroot "$r" /usr/local/bin/gpudoctor --scope node --json --no-capture >"$TMP/$rootfs.out" 2>"$TMP/$rootfs.err"
     rc=$?
+    umount "$r/proc"
     sanitizer_clean "$rootfs"
   done
   expect_fact scratch cuda.helper.status '"no-glibc-loader"'
@@ -170,10 +247,12 @@ if [ "$(id -u)" = 0 ] && command -v chroot >/dev/null && [ "${GD_SANITIZED:-0}" 
   checks=$((checks + 1))
   left_out=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["left_out"])' "$TMP/scratch.out" 2>&1)
   grep -q "'cuda.no-glibc-loader'" <<<"$left_out" || fail "scratch: cuda.no-glibc-loader not among the left out: $left_out"
+  expect_fact glibc cuda.helper.status '"ok"'
+  expect_fact glibc cuda.libcuda.loaded false
   checks=$((checks + 1))
-  status=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["facts"]["cuda.helper.status"].get("value"))' "$TMP/glibc.out" 2>&1)
-  [ "$status" != no-glibc-loader ] && [ "$status" != None ] || fail "glibc: helper status $status: $(head -3 "$TMP/glibc.err")"
+  grep -q '"value": "libcuda.so.1: cannot open shared object file' "$TMP/glibc.out" ||
+    fail "glibc: the helper did not try libcuda.so.1: $(grep -A3 '"cuda.libcuda.dlerror"' "$TMP/glibc.out" | head -4)"
 else
-  skip "the chroot comparison needs root and chroot (and an uninstrumented binary)"
+  skip "the chroot comparison needs root, chroot, mount -t proc (and an uninstrumented binary)"
 fi
 finish

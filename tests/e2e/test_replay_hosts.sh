@@ -66,8 +66,17 @@ expect_no_out kernel "predates the kernel proof"
 run_gd ml replay "$HOSTS/h200-live-ml.capture.json"
 expect_out ml "^No problems found\.$"
 expect_out ml "Python / PyTorch: Python 3\.12 in /opt/torch/\.venv \(venv\); torch 2\.11\.0\+cu130 \(CUDA 13\.0\)"
-expect_out ml "torch GPU code: sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a"
+# The architectures that cover libtorch_cuda.so (torch.cuda.get_arch_list() on that host) apart from
+# those a few of its fat binaries add (cuobjdump --list-elf counted them on the H200).
+expect_out ml "torch GPU code: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 \(in all 444 fat binaries\); also in a few: sm_89 \(1\), sm_90a \(4\), sm_100a \(59\), sm_103a \(59\), sm_120a \(1\), sm_121a \(1\) \(read in [0-9]+ ms\)$"
 expect_out ml "with .*triton 3\.6\.0"
+# In the JSON report torch.sass keeps the union it always was; the coverage facts stand beside it.
+run_gd mljson replay "$HOSTS/h200-live-ml.capture.json" --json -v
+expect_fact mljson torch.sass '["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_103a", "sm_120", "sm_120a", "sm_121a"]'
+expect_fact mljson torch.sass_covering '["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]'
+expect_fact mljson torch.sass_partial '["sm_89", "sm_90a", "sm_100a", "sm_103a", "sm_120a", "sm_121a"]'
+expect_fact mljson torch.fatbins_with_code 444
+expect_fact mljson ml.gpus_without_torch_kernels '[]'
 expect_out ml "CUDA toolkit \(nvcc\): CUDA 13\.0 at /usr/local/cuda \(via CUDA_HOME\)"
 
 # The Alpine container (a real musl tree run in a chroot, tests/hosts/make_musl_capture.py): every

@@ -7,7 +7,8 @@
 #  - this machine has no GPU: the node is drained with the gpudoctor reason (on a healthy GPU
 #    host, where gpudoctor finds nothing, a captured broken host is replayed instead);
 #  - the test hook replays a healthy H200: the node is undrained;
-#  - README's srun line returns one report per task (the one-off sweep);
+#  - README's srun line returns one report per task (the one-off sweep), and the fleet recipe's
+#    srun --output block, run as written, leaves a report per node that gpudoctor fleet reads;
 #  - an admin's drain stays, whatever gpudoctor finds; gpudoctor's own drain for an earlier
 #    problem gets the current one as its reason;
 #  - gpudoctor failing (a corrupt capture: exit 2) leaves the node as it is, drained or not;
@@ -290,6 +291,38 @@ sweep srun_two "${srun_line/-N 16 --ntasks-per-node=1/-N 1 -n 2 -w $NODE}"
 got=$(reports srun_two)
 checks=$((checks + 1))
 [ "$got" = "2 $(uname -n) $(uname -n)" ] || fail "srun_two: the sweep holds '$got', expected two reports of $(uname -n)"
+
+# 3b. README's fleet recipe ("### One view of the fleet"): its block with the srun line runs
+#    as written (on this one node), srun writing one report per node into sweep/, then
+#    `gpudoctor fleet sweep` groups them. srun exits 0 when it could not write a task's output
+#    file, so the report itself is what is checked.
+fleet_block=$(awk '
+  !fenced && /^#+ / { inside = ($0 ~ /^### One view of the fleet/) }
+  inside && /^```/ { fenced = !fenced; if (!fenced) { if (block ~ /\nsrun /) { printf "%s", block; exit } block = "" } next }
+  inside && fenced { block = block "\n" $0 }' "$README")
+checks=$((checks + 1))
+if ! grep -q '^srun .*--output=' <<<"$fleet_block"; then
+  fail "README's \"### One view of the fleet\" has no block with its srun --output line"
+else
+  mkdir -p "$TMP/fleet_recipe"
+  fleet_script=$(sed -E "s/^srun --nodes=[0-9]+ /srun --nodes=1 -w $NODE /" <<<"$fleet_block")
+  (cd "$TMP/fleet_recipe" && PATH=$W/bin:$PATH timeout 90 bash -c "$fleet_script") >"$TMP/fleet_recipe.out" 2>"$TMP/fleet_recipe.err"
+  rc=$?
+  expect_rc fleet_recipe 0  # the last line, gpudoctor fleet: every report was read
+  shopt -s nullglob
+  swept=("$TMP"/fleet_recipe/sweep/*.json)
+  shopt -u nullglob
+  checks=$((checks + 1))
+  if [ "${#swept[@]}" != 1 ]; then
+    fail "fleet_recipe: sweep/ holds ${#swept[@]} reports, expected 1 (srun: $(grep -m1 'srun: error' "$TMP/fleet_recipe.err"))"
+  else
+    mkdir -p "$TMP/fleet_one" && cp "${swept[0]}" "$TMP/fleet_one/sweep.json"
+    got=$(reports fleet_one)
+    checks=$((checks + 1))
+    [ "$got" = "1 $(uname -n)" ] || fail "fleet_recipe: ${swept[0]} holds '$got', expected '1 $(uname -n)'"
+  fi
+  expect_out fleet_recipe "$(re_escape "$(uname -n)")"
+fi
 
 # 4. An admin's drain stays: with nothing wrong, and with gpudoctor finding a problem.
 scontrol update NodeName="$NODE" State=DRAIN Reason="admin: reseat GPU 3"

@@ -16,6 +16,8 @@ the same situation reads the same in every case that uses it:
               .nv_fatbin section holds fat binaries with the architectures that wheel prints
               (sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90, no PTX: pytorch PR #143538), headers laid
               out as src/probes/python/cuda_fatbin.hpp describes, payloads left as placeholders.
+              The same stand-in, with fat binaries of different architecture lists, is an
+              extension or a libtorch in which only a few fat binaries carry the GPU's code.
   drivers     the same container on a 570.124.06 (CUDA 12.8) or 550.54.15 (CUDA 12.4) host: every
               place the real capture names 580.159.04 (module, /sys, GPU information, kernel log,
               firmware folder, the mounted driver libraries, the helper's reply) renamed.
@@ -167,13 +169,20 @@ def torch_version_py(version, cuda):
 
 # ---------------------------------------------------------------- libtorch_cuda.so stand-in
 
+ARCH_SPECIFIC = 0x100000  # the entry flag of an "a" target (sm_90a), src/probes/python/cuda_fatbin.hpp
+
+
 def fatbin_container(arches):
     """One fat binary: the 16-byte container header, then per arch a 64-byte ELF-cubin entry
-    header (kind 2, version 0x0101, flags 64-bit | Linux) and a 16-byte placeholder payload."""
+    header (kind 2, version 0x0101, flags 64-bit | Linux) and a 16-byte placeholder payload. An
+    arch is a number (90: sm_90) or a string with its suffix ("90a": sm_90a)."""
     entries = b""
     for arch in arches:
+        flags = 0x11
+        if isinstance(arch, str):
+            arch, flags = int(arch.rstrip("a")), 0x11 | ARCH_SPECIFIC
         payload = b"\x7fELF" + b"\0" * 12
-        entries += struct.pack("<HHIQIIHHIIIQQQ", 2, 0x0101, 64, len(payload), 0, 0, 8, 1, arch, 0, 0, 0x11, 0, 0)
+        entries += struct.pack("<HHIQIIHHIIIQQQ", 2, 0x0101, 64, len(payload), 0, 0, 8, 1, arch, 0, 0, flags, 0, 0)
         entries += payload
     return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(entries)) + entries
 
@@ -181,12 +190,18 @@ def fatbin_container(arches):
 def libtorch_stand_in(arches, containers=3):
     """A small x86-64 ELF shared object: .text, .nv_fatbin (`containers` fat binaries with the
     same architecture list, as each translation unit of libtorch_cuda.so has), .shstrtab."""
+    return cuda_library_stand_in([arches] * containers)
+
+
+def cuda_library_stand_in(container_arches):
+    """The same ELF with one fat binary per entry of `container_arches` (its architecture list):
+    translation units built for different lists, as a library adds a few arch-specific kernels."""
     names = b"\0.text\0.nv_fatbin\0.shstrtab\0"
     body = bytearray(64)
     text_at = len(body)
     body += b"\x90" * 16
     fatbin_at = len(body)
-    fatbin = b"".join(fatbin_container(arches) for _ in range(containers))
+    fatbin = b"".join(fatbin_container(arches) for arches in container_arches)
     body += fatbin
     names_at = len(body)
     body += names
@@ -455,9 +470,9 @@ add("ml.torch-no-kernel-for-gpu", "positive-rtx-pro-6000-torch-2.6-cu124", case(
     RTX_PRO_6000, VENV_CU124))
 add("ml.torch-no-kernel-for-gpu", "negative-rtx-pro-6000-torch-2.11-cu128", case(
     ABOUT_RTX_PRO + "; torch is 2.11.0+cu128 (version.py '2.11.0+cu128', CUDA 12.8). Only version.py differs from the "
-    "real cu130 venv: its libtorch_cuda.so is the real one, whose SASS (sm_75 ... sm_90a, sm_100, sm_120, sm_120a, "
-    "sm_121a) includes sm_120 as the cu128 build's list does (7.5;8.0;8.6;9.0;10.0;12.0, pytorch PR #175253): the GPU "
-    "has kernels.",
+    "real cu130 venv: its libtorch_cuda.so is the real one, whose SASS covers sm_75 sm_80 sm_86 sm_90 sm_100 sm_120 "
+    "(in all 444 fat binaries, beside sm_89, sm_90a, sm_100a, sm_103a, sm_120a and sm_121a in 1 to 59 of them), as the "
+    "cu128 build's list does (7.5;8.0;8.6;9.0;10.0;12.0, pytorch PR #175253): the GPU has kernels in every fat binary.",
     RTX_PRO_6000, {"replace_lines": {TORCH + "/version.py": {
         "__version__ = '2.11.0+cu130'": "__version__ = '2.11.0+cu128'",
         "cuda: Optional[str] = '13.0'": "cuda: Optional[str] = '12.8'"}}}))
@@ -465,6 +480,19 @@ add("ml.torch-no-kernel-for-gpu", "negative-h200-torch-2.6-cu124", case(
     "The real H200 container where " + ABOUT_CU124 + "; " + ABOUT_LIB26 + ". The same torch as on the RTX PRO 6000 "
     "host, but the H200 is compute capability 9.0 and sm_90 is in the list.",
     VENV_CU124))
+
+# The union of architectures is not enough: 9 fat binaries of a synthetic libtorch_cuda.so carry
+# sm_75 sm_80 sm_86 sm_90 sm_100, one also sm_120a, which runs on compute capability 12.0 only.
+LIBTORCH_FEW_120A = cuda_library_stand_in([[75, 80, 86, 90, 100]] * 9 + [[75, 80, 86, 90, 100, "120a"]])
+add("ml.torch-no-kernel-for-gpu", "positive-rtx-pro-6000-sm120a-in-one-fat-binary", case(
+    ABOUT_RTX_PRO + "; torch is 2.11.0+cu130 whose torch/lib/libtorch_cuda.so is a small synthetic ELF stand-in: ten "
+    "fat binaries (one per translation unit) with cubins for sm_75 sm_80 sm_86 sm_90 sm_100, one of which also holds "
+    "an sm_120a cubin, the way the real cu130 library adds sm_120a to 1 of its 444. sm_120a runs on compute capability "
+    "12.0, so the union of architectures would call the GPU covered, but the kernels of the other nine fat binaries "
+    "have no code for it and fail with \"no kernel image is available\".",
+    RTX_PRO_6000, {"paths": {LIBTORCH: {
+        "read": {"base64": base64.b64encode(LIBTORCH_FEW_120A).decode()},
+        "stat": {"gid": 0, "mode": "0755", "size": len(LIBTORCH_FEW_120A), "type": "file", "uid": 0}}}}))
 
 # ml.extension-no-kernel-for-gpu ----------------------------------------------
 FLASH_SO = SITE + "/flash_attn_2_cuda.cpython-312-x86_64-linux-gnu.so"
@@ -480,6 +508,20 @@ add("ml.extension-no-kernel-for-gpu", "positive-flash-attn-on-rtx-pro-6000", cas
     ABOUT_RTX_PRO + "; " + ABOUT_FLASH + ". Compute capability 12.0 can run neither, so the extension's first launch "
     "fails with \"no kernel image is available\".",
     RTX_PRO_6000, {"paths": {FLASH_SO: FLASH_ENTRY}, "options": {"python": "", "extensions": [FLASH_SO]}}))
+# An extension built with TORCH_CUDA_ARCH_LIST=8.0 (for an A100) whose Hopper-only sources are
+# compiled for sm_90a alone: three fat binaries with sm_80 cubins, one with an sm_90a cubin.
+XFORMERS_SO = SITE + "/xformers/_C.so"
+XFORMERS_80 = cuda_library_stand_in([[80], [80], [80], ["90a"]])
+add("ml.extension-no-kernel-for-gpu", "positive-sm80-extension-with-sm90a-files-on-h200", case(
+    "The real H200 container; gpudoctor ran with --extension " + XFORMERS_SO + ", a synthetic stand-in for an "
+    "extension built with TORCH_CUDA_ARCH_LIST=8.0 for an A100 whose Hopper-only sources are compiled for sm_90a "
+    "alone (xformers' FlashAttention 3 files are): three fat binaries with sm_80 cubins and one with an sm_90a cubin, "
+    "no PTX. sm_90a runs on the H200 (compute capability 9.0), sm_80 code never across majors: the kernels of three "
+    "fat binaries of four have no code for the GPU.",
+    {"paths": {XFORMERS_SO: {
+        "read": {"base64": base64.b64encode(XFORMERS_80).decode()},
+        "stat": {"gid": 0, "mode": "0755", "size": len(XFORMERS_80), "type": "file", "uid": 0}}},
+     "options": {"python": "", "extensions": [XFORMERS_SO]}}))
 add("ml.extension-no-kernel-for-gpu", "negative-flash-attn-on-h200", case(
     "The real H200 container; " + ABOUT_FLASH + ". The H200 is compute capability 9.0: sm_90 runs.",
     {"paths": {FLASH_SO: FLASH_ENTRY}, "options": {"python": "", "extensions": [FLASH_SO]}}))

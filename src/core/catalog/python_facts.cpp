@@ -41,6 +41,22 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"torch.cuda_library", T::string, "torch/lib/libtorch_cuda.so, whose fat binaries were scanned"},
     FactSpec{"torch.sass", T::list, "GPU architectures with compiled kernels (SASS) in libtorch_cuda.so ('sm_90')"},
     FactSpec{"torch.ptx", T::list, "PTX targets in libtorch_cuda.so that newer GPUs can compile at load ('compute_120')"},
+    // Coverage (probes/python/gpu_code_coverage.hpp): an architecture covers the library when at
+    // least half of its fat binaries with GPU code carry it; partial ones serve a few kernels.
+    FactSpec{"torch.sass_covering", T::list,
+             "the architectures of torch.sass in at least half of libtorch_cuda.so's fat binaries with GPU code "
+             "(torch 2.11.0+cu130: sm_75 sm_80 sm_86 sm_90 sm_100 sm_120, torch.cuda.get_arch_list()); every one "
+             "of torch.sass when none reaches half. Whether torch has kernels for a GPU is decided from these"},
+    FactSpec{"torch.sass_partial", T::list,
+             "the architectures of torch.sass in fewer than half of those fat binaries: a few kernels added for one "
+             "GPU ('sm_90a', 'sm_100a')"},
+    FactSpec{"torch.ptx_covering", T::list, "the PTX targets of torch.ptx in at least half of those fat binaries"},
+    FactSpec{"torch.ptx_partial", T::list, "the PTX targets of torch.ptx in fewer than half of them"},
+    FactSpec{"torch.fatbin_arch_counts", T::list,
+             "per architecture (SASS, then PTX), how many of libtorch_cuda.so's fat binaries with GPU code carry it: "
+             "'sm_90a 4/444'"},
+    FactSpec{"torch.fatbins_with_code", T::integer,
+             "libtorch_cuda.so's fat binaries that hold a cubin or PTX (the count coverage is out of)"},
     FactSpec{"torch.fatbin_scan_ms", T::integer, "how long reading the fat-binary headers of libtorch_cuda.so took"},
     FactSpec{"torch.requires_unmet", T::list,
              "torch's own Requires-Dist pins (on this platform) that the installed packages do not satisfy: "
@@ -52,8 +68,18 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"ext.*.path", T::string, "a CUDA library named with --extension"},
     FactSpec{"ext.*.sass", T::list, "GPU architectures with compiled kernels (SASS) in it"},
     FactSpec{"ext.*.ptx", T::list, "PTX targets in it"},
+    FactSpec{"ext.*.sass_covering", T::list,
+             "its SASS architectures in at least half of its fat binaries with GPU code (every one when none "
+             "reaches half): what ml.extensions_without_kernels is decided from"},
+    FactSpec{"ext.*.sass_partial", T::list, "its SASS architectures in fewer than half of them (a few kernels)"},
+    FactSpec{"ext.*.ptx_covering", T::list, "its PTX targets in at least half of them"},
+    FactSpec{"ext.*.ptx_partial", T::list, "its PTX targets in fewer than half of them"},
+    FactSpec{"ext.*.fatbin_arch_counts", T::list,
+             "per architecture (SASS, then PTX), how many of its fat binaries with GPU code carry it: 'sm_90a 1/3'"},
+    FactSpec{"ext.*.fatbins_with_code", T::integer, "its fat binaries that hold a cubin or PTX"},
     FactSpec{"ml.extensions_without_kernels", T::list,
-             "--extension libraries with no SASS or PTX a GPU can run: 'flash_attn_2_cuda.so: GPU 0 ... (sm_120)'"},
+             "--extension libraries with no SASS or PTX a GPU can run among their covering architectures "
+             "(ext.*.sass_covering, ext.*.ptx_covering): 'flash_attn_2_cuda.so: GPU 0 ... (sm_120)'"},
     // Other wheels
     FactSpec{"wheels.nvidia", T::list, "nvidia-* CUDA library wheels installed: 'name version'"},
     FactSpec{"wheels.cuda_families", T::list,
@@ -74,7 +100,8 @@ constexpr FactSpec k_facts[] = {
              "forward-compatibility libcuda counts), else the kernel module's branch"},
     FactSpec{"ml.gpus_without_torch_kernels", T::list,
              "GPUs for which torch has neither SASS of the same major at or below the GPU's compute capability nor "
-             "PTX at or below it: 'GPU 0 NVIDIA GeForce RTX 5090 (sm_120)'"},
+             "PTX at or below it, among its covering architectures (torch.sass_covering, torch.ptx_covering: code "
+             "in a few fat binaries does not count): 'GPU 0 NVIDIA GeForce RTX 5090 (sm_120)'"},
     FactSpec{"ml.torch_index", T::string,
              "the PyTorch wheel index whose builds carry kernels for the GPUs torch cannot run on "
              "('https://download.pytorch.org/whl/cu128')"},

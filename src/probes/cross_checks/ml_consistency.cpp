@@ -84,6 +84,14 @@ void carry_state(FactSet& facts, std::string_view fact, std::string_view from, s
   }
 }
 
+/// The fact that says which of a library's SASS or PTX (`kind`) counts for a GPU: its covering
+/// architectures (<prefix>sass_covering, probes/python/gpu_code_coverage.hpp), else, in a fact set
+/// made before coverage was kept (a hand-written fixture), the union (<prefix>sass).
+std::string code_fact(const FactSet& facts, const std::string& prefix, std::string_view kind) {
+  std::string covering = prefix + std::string(kind) + "_covering";
+  return facts.find(covering) ? covering : prefix + std::string(kind);
+}
+
 void torch_kernels(FactSet& facts, std::optional<MajorMinor> driver) {
   constexpr std::string_view k_fact = "ml.gpus_without_torch_kernels";
   auto installed = facts.get_bool("torch.installed");
@@ -101,10 +109,12 @@ void torch_kernels(FactSet& facts, std::optional<MajorMinor> driver) {
     facts.set_absent("ml.torch_index", "torch.cuda");
     return;
   }
-  const Fact* sass = facts.find("torch.sass");
-  const Fact* ptx = facts.find("torch.ptx");
+  const std::string sass_fact = code_fact(facts, "torch.", "sass");
+  const std::string ptx_fact = code_fact(facts, "torch.", "ptx");
+  const Fact* sass = facts.find(sass_fact);
+  const Fact* ptx = facts.find(ptx_fact);
   if (!sass || sass->state != FactState::present || !ptx || ptx->state != FactState::present) {
-    carry_state(facts, k_fact, sass && sass->state != FactState::present ? "torch.sass" : "torch.ptx", "");
+    carry_state(facts, k_fact, sass && sass->state != FactState::present ? sass_fact : ptx_fact, "");
     facts.set_unknown("ml.torch_index", "torch's compiled architectures are not known", "torch.sass");
     return;
   }
@@ -128,7 +138,7 @@ void torch_kernels(FactSet& facts, std::optional<MajorMinor> driver) {
     lacking.push_back(gpu.label + " (sm_" + std::to_string(gpu.cc.major) + std::to_string(gpu.cc.minor) + ")");
     if (!index) index = torch_index_for(gpu.cc.major, gpu.cc.minor, driver ? std::optional<int>(driver->major) : std::nullopt);
   }
-  const std::string source = "torch.sass, torch.ptx vs the GPUs' compute capability";
+  const std::string source = sass_fact + ", " + ptx_fact + " vs the GPUs' compute capability";
   facts.set(k_fact, lacking, source);
   if (index) {
     facts.set("ml.torch_index", *index, source);
@@ -148,8 +158,8 @@ void extension_kernels(FactSet& facts) {
     std::string prefix = "ext." + std::to_string(index) + ".";
     auto path = facts.get_string(prefix + "path");
     if (!path) break;
-    const Fact* sass = facts.find(prefix + "sass");
-    const Fact* ptx = facts.find(prefix + "ptx");
+    const Fact* sass = facts.find(code_fact(facts, prefix, "sass"));
+    const Fact* ptx = facts.find(code_fact(facts, prefix, "ptx"));
     if (!sass || sass->state != FactState::present || !ptx || ptx->state != FactState::present) {
       unknown = true;
       continue;
@@ -162,7 +172,7 @@ void extension_kernels(FactSet& facts) {
       }
     }
   }
-  const std::string source = "ext.*.sass, ext.*.ptx vs the GPUs' compute capability";
+  const std::string source = "ext.*.sass_covering, ext.*.ptx_covering vs the GPUs' compute capability";
   if (lacking.empty() && (unknown || (!known && gpus.empty()))) {
     facts.set_unknown(k_fact, "an extension's or a GPU's architectures are not known", source);
   } else {

@@ -1,6 +1,7 @@
 #pragma once
 // The ML stack against the layers below it, after every probe ran: can the installed torch run
-// on these GPUs (compiled SASS or PTX for their compute capability), is its CUDA within what the
+// on these GPUs (compiled SASS or PTX for their compute capability among the architectures that
+// cover its library, probes/python/gpu_code_coverage.hpp), is its CUDA within what the
 // driver supports, does the toolkit an extension build would use match torch and the driver.
 // Reads facts only, never the host.
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <expected>
+#include <map>
 #include <set>
 
 #include "probes/shared/elf_modinfo.hpp"
@@ -196,6 +197,26 @@ struct ArchSets {
   std::set<FatbinArch> ptx;
 };
 
+/// What every container read so far holds: per architecture, in how many containers.
+struct ArchCounts {
+  std::map<FatbinArch, std::uint32_t> sass;
+  std::map<FatbinArch, std::uint32_t> ptx;
+  std::uint32_t with_code = 0;
+
+  /// Adds one container's architectures (also one a walk stopped inside: what came before counts).
+  void add(const ArchSets& container) {
+    for (const FatbinArch& arch : container.sass) ++sass[arch];
+    for (const FatbinArch& arch : container.ptx) ++ptx[arch];
+    if (!container.sass.empty() || !container.ptx.empty()) ++with_code;
+  }
+};
+
+std::vector<FatbinArchCount> as_counts(const std::map<FatbinArch, std::uint32_t>& counts) {
+  std::vector<FatbinArchCount> out;
+  for (const auto& [arch, containers] : counts) out.push_back({arch, containers});
+  return out;
+}
+
 /// Walks the entries of the container whose entries span [at, end).
 std::expected<void, Failure> walk_entries(WindowReader& reader, std::uint64_t at, std::uint64_t end,
                                           const FatbinScanLimits& limits, FatbinScan& scan, ArchSets& archs) {
@@ -234,7 +255,7 @@ std::expected<void, Failure> walk_entries(WindowReader& reader, std::uint64_t at
 
 /// Walks the containers of the section [begin, end).
 std::expected<void, Failure> walk_section(WindowReader& reader, std::uint64_t begin, std::uint64_t end,
-                                          const FatbinScanLimits& limits, FatbinScan& scan, ArchSets& archs) {
+                                          const FatbinScanLimits& limits, FatbinScan& scan, ArchCounts& archs) {
   std::uint64_t at = begin;
   std::uint64_t padding = 0;
   while (at < end) {
@@ -280,7 +301,9 @@ std::expected<void, Failure> walk_section(WindowReader& reader, std::uint64_t be
     ++scan.containers;
     const std::uint64_t entries_at = at + container.header_size;
     const std::uint64_t container_end = entries_at + container.entries_size;
-    auto walked = walk_entries(reader, entries_at, container_end, limits, scan, archs);
+    ArchSets container_archs;
+    auto walked = walk_entries(reader, entries_at, container_end, limits, scan, container_archs);
+    archs.add(container_archs);
     if (!walked) {
       return walked;
     }
@@ -359,7 +382,7 @@ FatbinScan scan_fat_binaries(Host& host, const std::string& path, const FatbinSc
     return scan;
   }
   const std::size_t window = std::max<std::size_t>(limits.read_window, k_fatbin_entry_header_size);
-  ArchSets archs;
+  ArchCounts archs;
   for (const FoundSection& section : found->with_content) {
     scan.sections.emplace_back(section.name);
     const std::uint64_t end = section.where.offset + section.where.size;  // within the file: checked above
@@ -370,8 +393,11 @@ FatbinScan scan_fat_binaries(Host& host, const std::string& path, const FatbinSc
       break;
     }
   }
-  scan.sass.assign(archs.sass.begin(), archs.sass.end());
-  scan.ptx.assign(archs.ptx.begin(), archs.ptx.end());
+  scan.sass_containers = as_counts(archs.sass);
+  scan.ptx_containers = as_counts(archs.ptx);
+  for (const FatbinArchCount& count : scan.sass_containers) scan.sass.push_back(count.arch);
+  for (const FatbinArchCount& count : scan.ptx_containers) scan.ptx.push_back(count.arch);
+  scan.containers_with_code = archs.with_code;
   return scan;
 }
 

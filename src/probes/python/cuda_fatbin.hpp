@@ -108,6 +108,14 @@ struct FatbinScanLimits {
   std::uint64_t max_padding = 64 * 1024;  ///< zero bytes allowed between two containers
 };
 
+/// How many containers hold entries of one architecture (each container counted once, whatever
+/// number of entries of that architecture it holds).
+struct FatbinArchCount {
+  FatbinArch arch;
+  std::uint32_t containers = 0;
+  bool operator==(const FatbinArchCount&) const = default;
+};
+
 struct FatbinScan {
   FatbinStatus status = FatbinStatus::ok;
   std::string error;             ///< why, when status is not ok
@@ -116,6 +124,14 @@ struct FatbinScan {
   std::vector<FatbinArch> sass;  ///< ELF cubin entries of every section read, sorted, unique
   std::vector<FatbinArch> ptx;   ///< PTX entries of every section read, sorted, unique
   std::uint32_t containers = 0;  ///< of every section read
+  /// Containers that hold at least one cubin or PTX entry: the ones a GPU needs code from (a
+  /// container of LTO IR only is linked into another and never loaded as it is).
+  std::uint32_t containers_with_code = 0;
+  /// Per architecture in `sass` / `ptx` (same order), the containers holding it. A CUDA program
+  /// loads each fat binary (one per translation unit, or per device link) on its own and picks
+  /// from that one's entries, so an architecture in few containers serves few kernels.
+  std::vector<FatbinArchCount> sass_containers;
+  std::vector<FatbinArchCount> ptx_containers;
   std::uint32_t entries = 0;        ///< every entry read, of any kind
   std::uint32_t other_entries = 0;  ///< entries neither PTX nor cubin (LTO IR, unknown kinds)
   bool compressed = false;          ///< some entry's payload is LZ4- or Zstd-compressed

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "probes/python/cuda_fatbin.hpp"
+#include "probes/python/gpu_code_coverage.hpp"
 #include "probes/shared/library_file.hpp"
 #include "probes/python/python_dists.hpp"
 #include "probes/python/python_envs.hpp"
@@ -185,6 +186,7 @@ void absent_environment(FactSet& facts, const PythonDiscovery& found) {
                            "ml.ld_library_path_shadows_wheels"}) {
     facts.set_absent(name, source, note);
   }
+  for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_absent(name, source, note);
 }
 
 void dist_facts(Stack& stack) {
@@ -214,6 +216,7 @@ void torch_fatbin(Stack& stack, const std::string& torch_path, bool cuda_build) 
     for (const char* name : {"torch.cuda_library", "torch.sass", "torch.ptx", "torch.fatbin_scan_ms"}) {
       facts.set_absent(name, library, note);
     }
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_absent(name, library, note);
     return;
   }
   facts.set("torch.cuda_library", library, torch_path);
@@ -230,9 +233,11 @@ void torch_fatbin(Stack& stack, const std::string& torch_path, bool cuda_build) 
     std::string why = std::string(to_string(scan.status)) + (scan.error.empty() ? "" : ": " + scan.error);
     facts.set_unknown("torch.sass", why, library);
     facts.set_unknown("torch.ptx", why, library);
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_unknown(name, why, library);
   } else {
     facts.set("torch.sass", sass_arch_names(scan), source);
     facts.set("torch.ptx", ptx_arch_names(scan), source);
+    set_gpu_code_coverage_facts(facts, "torch.", scan, source);
   }
   facts.set("torch.fatbin_scan_ms", static_cast<std::int64_t>(ms), library);
 }
@@ -308,6 +313,9 @@ void torch_facts(Stack& stack) {
                              "torch.fatbin_scan_ms", "torch.requires_unmet", "torch.triton_pin", "torch.triton_unmet"}) {
       facts.set_absent(name, source, "torch is not installed");
     }
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) {
+      facts.set_absent(name, source, "torch is not installed");
+    }
     return;
   }
   const std::string& path = copies.front();
@@ -321,6 +329,7 @@ void torch_facts(Stack& stack) {
                              "torch.git_version", "torch.cuda_library", "torch.sass", "torch.ptx", "torch.fatbin_scan_ms"}) {
       facts.set_unknown(name, why, version_file);
     }
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_unknown(name, why, version_file);
   } else {
     facts.set("torch.version", info->version, version_file);
     facts.set("torch.release", release_of(info->version), version_file);
@@ -504,10 +513,12 @@ void extension_code_facts(Host& host, const std::vector<std::string>& paths, Fac
       std::string why = std::string(to_string(scan.status)) + (scan.error.empty() ? "" : ": " + scan.error);
       facts.set_unknown(prefix + "sass", why, paths[i]);
       facts.set_unknown(prefix + "ptx", why, paths[i]);
+      for (const std::string& name : gpu_code_coverage_fact_names(prefix)) facts.set_unknown(name, why, paths[i]);
       continue;
     }
     facts.set(prefix + "sass", sass_arch_names(scan), paths[i]);
     facts.set(prefix + "ptx", ptx_arch_names(scan), paths[i]);
+    set_gpu_code_coverage_facts(facts, prefix, scan, paths[i]);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "report/areas/area_support.hpp"
+#include "report/areas/gpu_code_text.hpp"
 
 namespace gd::areas {
 
@@ -37,6 +38,7 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
   if (!sass.empty() || !ptx.empty()) {
     std::string detail = fmt::format("torch GPU code: {}", fmt::join(sass, " "));
     if (!ptx.empty()) detail += fmt::format("; PTX {}", fmt::join(ptx, " "));
+    if (auto coverage = gpu_code_text(facts, "torch.")) detail = "torch GPU code: " + *coverage;
     if (auto ms = facts.get_int("torch.fatbin_scan_ms")) detail += fmt::format(" (read in {} ms)", *ms);
     line.details.push_back(detail);
   } else if (facts.is_present("torch.cuda_library")) {
@@ -65,6 +67,7 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
     std::string code = facts.is_present(prefix + "sass")
                            ? fmt::format("{}{}", fmt::join(sass, " "), ptx.empty() ? "" : fmt::format("; PTX {}", fmt::join(ptx, " ")))
                            : "unknown: " + unknown_reason(facts, prefix + "sass");
+    if (auto coverage = gpu_code_text(facts, prefix); coverage && !coverage->empty()) code = *coverage;
     line.details.push_back(fmt::format("{}: {}", *path, code));
   }
   line.status = status_for(findings, k_python_areas, AreaStatus::ok);

@@ -116,6 +116,35 @@ inline std::vector<std::string> fact_contradictions(const FactSet& facts) {
           "container.in_container=false but container.runtime names a container runtime");
   require(is_true(facts, "container.in_container"), !runtime || (*runtime != "none" && *runtime != "wsl2"),
           "container.in_container=true but container.runtime is " + runtime.value_or(""));
+
+  // A library's GPU code: the covering and the partial architectures split the union, none in both
+  // (probes/python/gpu_code_coverage.hpp).
+  auto list = [&facts](const std::string& name) {
+    const Fact* fact = facts.find(name);
+    const auto* values = fact && fact->state == FactState::present ? std::get_if<std::vector<std::string>>(&fact->value)
+                                                                   : nullptr;
+    return values ? std::optional<std::vector<std::string>>(*values) : std::nullopt;
+  };
+  std::vector<std::string> libraries = {"torch."};
+  for (int index = 0; index < 64 && facts.find("ext." + std::to_string(index) + ".path"); ++index) {
+    libraries.push_back("ext." + std::to_string(index) + ".");
+  }
+  for (const std::string& prefix : libraries) {
+    for (const char* kind : {"sass", "ptx"}) {
+      auto all = list(prefix + kind);
+      auto covering = list(prefix + kind + "_covering");
+      auto partial = list(prefix + kind + "_partial");
+      if (!all || !covering || !partial) continue;
+      std::vector<std::string> split = *covering;
+      split.insert(split.end(), partial->begin(), partial->end());
+      std::sort(split.begin(), split.end());
+      std::vector<std::string> sorted = *all;
+      std::sort(sorted.begin(), sorted.end());
+      require(true, split == sorted,
+              prefix + kind + "_covering and " + prefix + kind + "_partial do not split " + prefix + kind +
+                  " (each architecture is in exactly one of them)");
+    }
+  }
   return out;
 }
 

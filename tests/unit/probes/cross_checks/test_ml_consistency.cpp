@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "fact_access.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
 #include "sys/real_host.hpp"
@@ -157,4 +159,107 @@ TEST_CASE("no torch, a CPU torch, unknown architectures: absent or unknown, neve
   FactSet unknown = host("NVIDIA H200", "9.0", "13.0", "13.0", {}, {});
   unknown.set_unknown("torch.sass", "corrupt: size past the section");
   CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels") == FactState::unknown);
+}
+
+namespace {
+
+/// torch 2.11.0+cu130's real union (the H200 capture) with `covering` as the architectures that
+/// cover its fat binaries and the rest partial.
+FactSet with_coverage(FactSet facts, Names covering, Names ptx_covering = {}) {
+  Names partial;
+  for (const std::string& arch : list_of(facts, "torch.sass")) {
+    if (std::find(covering.begin(), covering.end(), arch) == covering.end()) partial.push_back(arch);
+  }
+  facts.set("torch.sass_covering", covering);
+  facts.set("torch.sass_partial", partial);
+  facts.set("torch.ptx_covering", ptx_covering);
+  facts.set("torch.ptx_partial", Names{});
+  return facts;
+}
+
+const Names k_cu130_union = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
+                             "sm_103a", "sm_120", "sm_120a", "sm_121a"};
+const Names k_rtx_pro = {"NVIDIA RTX PRO 6000 Blackwell Server Edition", "12.0"};
+
+}  // namespace
+
+TEST_CASE("a GPU only a few fat binaries have code for has no torch kernels", "[ml][coverage]") {
+  // sm_120a in one of the fat binaries runs on 12.0, but every other kernel has none.
+  FactSet few = run(with_coverage(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {}),
+                                  {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100"}));
+  CHECK(list_of(few, "ml.gpus_without_torch_kernels") ==
+        Names{"GPU 0 NVIDIA RTX PRO 6000 Blackwell Server Edition (sm_120)"});
+  CHECK(few.get_string("ml.torch_index") == "https://download.pytorch.org/whl/cu130");
+
+  // The real torch: sm_120 in all 444 fat binaries.
+  FactSet all = run(with_coverage(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {}),
+                                  {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
+  CHECK(list_of(all, "ml.gpus_without_torch_kernels").empty());
+  CHECK(state_of(all, "ml.torch_index") == FactState::absent);
+
+  // A covering PTX target is enough too; a GB10 (12.1) runs the covering sm_120, not the partial sm_121a.
+  FactSet gb10 = run(with_coverage(host("NVIDIA GB10", "12.1", "13.0", "13.0", k_cu130_union, {}),
+                                   {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
+  CHECK(list_of(gb10, "ml.gpus_without_torch_kernels").empty());
+  FactSet ptx = run(with_coverage(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {"compute_90"}),
+                                  {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100"}, {"compute_90"}));
+  CHECK(list_of(ptx, "ml.gpus_without_torch_kernels").empty());
+
+  // Facts made without coverage (a hand-written set): the union decides, as before.
+  FactSet old = run(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", {"sm_75", "sm_90", "sm_120a"}, {}));
+  CHECK(list_of(old, "ml.gpus_without_torch_kernels").empty());
+
+  // Coverage unknown: so is the verdict.
+  FactSet unknown = host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {});
+  unknown.set_unknown("torch.sass_covering", "corrupt: size past the section");
+  unknown.set_unknown("torch.ptx_covering", "corrupt: size past the section");
+  CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels") == FactState::unknown);
+}
+
+TEST_CASE("an --extension whose code for the GPU is in a few fat binaries has no kernels for it", "[ml][coverage]") {
+  FactSet facts = host("NVIDIA H200", "9.0", "13.0", "13.0", {"sm_90"}, {});
+  const std::string path = "/opt/venv/lib/python3.12/site-packages/flash_attn_2_cuda.so";
+  facts.set("ext.0.path", path);
+  facts.set("ext.0.sass", Names{"sm_80", "sm_90a"});
+  facts.set("ext.0.ptx", Names{});
+  facts.set("ext.0.sass_covering", Names{"sm_80"});
+  facts.set("ext.0.ptx_covering", Names{});
+  CHECK(list_of(run(facts), "ml.extensions_without_kernels") == Names{path + ": GPU 0 NVIDIA H200 (sm_90)"});
+  facts.set("ext.0.sass_covering", Names{"sm_80", "sm_90a"});
+  CHECK(list_of(run(facts), "ml.extensions_without_kernels").empty());
+  facts.set_unknown("ext.0.sass_covering", "unreadable: EACCES");
+  CHECK(state_of(run(facts), "ml.extensions_without_kernels") == FactState::unknown);
+}
+
+TEST_CASE("without CUDA (the PCI table's GPU) coverage decides too; the a/f rules hold among covering code",
+          "[ml][coverage]") {
+  // --no-cuda, --root or a capture without a helper run: the GPU is the PCI table's, as a
+  // pre-flight's target GPU is. sm_90a in 4 of 444 fat binaries does not give an H200 kernels.
+  FactSet pci;
+  pci.set("pci.gpu.0.compute_capability", std::string("9.0"));
+  pci.set("pci.gpu.0.chip", std::string("GH100"));
+  pci.set("cuda.driver_version.text", std::string("13.0"));
+  pci.set("kmod.nvidia.version", std::string("580.159.04"));
+  pci.set("torch.installed", true);
+  pci.set("torch.cpu_only", false);
+  pci.set("torch.cuda", std::string("13.0"));
+  pci.set("torch.sass", Names{"sm_80", "sm_90a", "sm_100"});
+  pci.set("torch.ptx", Names{});
+  pci.set_absent("wheels.jax_cuda_major");
+  pci.set_absent("wheels.cupy_cuda_major");
+  pci.set_absent("toolkit.build.version");
+  FactSet few = run(with_coverage(pci, {"sm_80", "sm_100"}));
+  CHECK(list_of(few, "ml.gpus_without_torch_kernels") == Names{"GPU 0 GH100 (sm_90)"});
+  // Covering 'a' code runs on exactly its GPU (an sm_90a-only library on an H200) ...
+  FactSet hopper_only = run(with_coverage(pci, {"sm_90a"}));
+  CHECK(list_of(hopper_only, "ml.gpus_without_torch_kernels").empty());
+  // ... and never on another of its major: a B300 (10.3) does not run covering sm_100a code.
+  FactSet b300 = pci;
+  b300.set("pci.gpu.0.compute_capability", std::string("10.3"));
+  b300.set("torch.sass", Names{"sm_90", "sm_100a"});
+  CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100a"})), "ml.gpus_without_torch_kernels") ==
+        Names{"GPU 0 GH100 (sm_103)"});
+  // Covering 'f' code runs on the later members of its family.
+  b300.set("torch.sass", Names{"sm_90", "sm_100f"});
+  CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100f"})), "ml.gpus_without_torch_kernels").empty());
 }
