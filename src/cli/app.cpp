@@ -23,7 +23,7 @@ void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: 
 
 int run_cli(int argc, char** argv, const EmbeddedData& data) {
   CLI::App app{"gpudoctor: finds out why CUDA does not work on this host, and says how to fix it."};
-  app.set_version_flag("--version", "gpudoctor " GD_VERSION);
+  app.set_version_flag("--version", data.version_line.empty() ? std::string("gpudoctor " GD_VERSION) : data.version_line);
   app.fallthrough();  // options may follow a subcommand: `gpudoctor replay x.json --json`
   app.require_subcommand(0, 1);
 
