@@ -9,7 +9,7 @@ BUILD_SAN ?= build-sanitize
 FUZZ_SECONDS ?= 60
 TOOLCHAIN_OK := $(BUILD)/.toolchain-ok
 
-.PHONY: all build run test aarch64 sanitize fuzz bench clean lint-rules image
+.PHONY: all build run test aarch64 sanitize fuzz bench clean lint-rules image release
 
 all: build
 
@@ -59,6 +59,12 @@ fuzz: sanitize
 	  n=$$(basename $$t); FUZZ_KEEP=$(abspath $(BUILD_SAN))/fuzz-kept \
 	  bash tests/fuzz/run_fuzz.sh $$t tests/fuzz/corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \
 	done
+
+# dist/gpudoctor-<version>-linux-{x86_64,aarch64}.tar.gz and dist/SHA256SUMS, reproducibly from
+# the commit checked out (toolchain/release.sh, toolchain/package_release.sh).
+DIST ?= dist
+release: build aarch64
+	@bash toolchain/release.sh $(DIST) $(BUILD)/gpudoctor $(BUILD_AARCH64)/gpudoctor
 
 lint-rules: build
 	@$(BUILD)/rulec --check-only rules

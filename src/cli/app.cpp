@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
+#include "cli/preflight.hpp"
 #include "core/exit_code.hpp"
 #include "sys/output_file.hpp"
 
@@ -22,7 +23,7 @@ void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: 
 
 int run_cli(int argc, char** argv, const EmbeddedData& data) {
   CLI::App app{"gpudoctor: finds out why CUDA does not work on this host, and says how to fix it."};
-  app.set_version_flag("--version", "gpudoctor " GD_VERSION);
+  app.set_version_flag("--version", data.version_line.empty() ? std::string("gpudoctor " GD_VERSION) : data.version_line);
   app.fallthrough();  // options may follow a subcommand: `gpudoctor replay x.json --json`
   app.require_subcommand(0, 1);
 
@@ -65,6 +66,15 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
                  "check this Python interpreter or environment folder instead of the python3 on PATH");
   app.add_option("--extension", options.probe.extension_paths,
                  "also list the GPU architectures compiled into this CUDA library, e.g. flash-attn's .so (repeatable)");
+  std::string target_gpu, target_driver;
+  app.add_option("--target-gpu", target_gpu,
+                 "pre-flight with --root IMAGE: check the image for this GPU (a PCI id 10de:2bb5, a product name such "
+                 "as H200, or a compute capability such as sm_120)");
+  app.add_option("--target-driver", target_driver,
+                 "pre-flight with --root IMAGE: check the image for this driver version (580.95.05)");
+  app.add_option("--image-config", options.image_config,
+                 "pre-flight: the image's OCI configuration (config.json) for its variables; found beside IMAGE when "
+                 "it is a runtime bundle's rootfs");
   app.add_option("--fail-on", fail_on, "lowest severity that makes the exit code 1: error (default) or warning")
       ->check(CLI::IsMember({"error", "warning"}));
   app.add_option("--color", color, "auto (default: only on a terminal), always, never; NO_COLOR always wins")
@@ -115,6 +125,14 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
       print_error("--textfile " + writable.error());
       return static_cast<int>(ExitCode::usage_error);
     }
+  }
+  if (!target_gpu.empty() || !target_driver.empty() || !options.image_config.empty()) {
+    auto target = parse_target_options(target_gpu, target_driver, options);
+    if (!target) {
+      print_error(target.error());
+      return static_cast<int>(ExitCode::usage_error);
+    }
+    options.probe.target = std::move(*target);
   }
   options.probe.node_scope = scope == "node";
   options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;

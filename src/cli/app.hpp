@@ -2,6 +2,7 @@
 // The command line: `gpudoctor [check]`, `replay FILE`, `rules`, `explain ID`.
 
 #include <span>
+#include <string>
 #include <vector>
 
 #include "rules/rule_loader.hpp"
@@ -15,6 +16,9 @@ struct EmbeddedData {
   /// The same rules as rulec compiled them (empty when they did not decode): used as they are
   /// when no --rules is given, so a run does not parse TOML.
   std::vector<Rule> compiled_rules;
+  /// What --version prints (embedded/version.hpp: version, commit, target). It comes in from
+  /// main() because the commit lives in the embedded library, which the core does not link.
+  std::string version_line;
 };
 
 /// Parses argv, runs, prints; returns the process exit code (core/exit_code.hpp).

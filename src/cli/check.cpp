@@ -6,6 +6,8 @@
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "core/exit_code.hpp"
+#include "cli/preflight.hpp"
+#include "sys/image_env_host.hpp"
 #include "sys/real_host.hpp"
 
 namespace gd {
@@ -24,11 +26,23 @@ int run_check(const Options& options, const EmbeddedData& data, const std::vecto
       return static_cast<int>(ExitCode::usage_error);
     }
   }
-  RealHost host(options.root, data.cuda_helper);
+  RealHost real_host(options.root, data.cuda_helper);
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
   run.mode = live ? "live" : "root";
   run.source = options.root;
+  // A pre-flight check reads the image's variables (its configuration), never the caller's.
+  std::optional<ImageEnvHost> image_host;
+  if (options.probe.target) {
+    auto env = image_env_for(options);
+    if (!env) {
+      std::fprintf(stderr, "gpudoctor: error: %s\n", env.error().c_str());
+      return static_cast<int>(ExitCode::usage_error);
+    }
+    image_host.emplace(real_host, std::move(*env));
+    run.mode = "preflight";
+  }
+  Host& host = image_host ? static_cast<Host&>(*image_host) : static_cast<Host&>(real_host);
   Report report = run_pipeline(host, options, rules, run);
   if (!print_report(report, options)) return static_cast<int>(ExitCode::usage_error);
   return exit_code_for(report, options.fail_on);

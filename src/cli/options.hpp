@@ -28,6 +28,8 @@ struct Options {
   /// or --json, stdout then stays empty (a cron line mails nothing); with one, it gets that format.
   std::string textfile;
   bool print_stdout = true;
+  /// --image-config FILE: the image's OCI configuration, for a pre-flight check (its variables).
+  std::string image_config;
 };
 
 }  // namespace gd

@@ -31,7 +31,12 @@ constexpr std::string_view k_first_run_outcome[] = {"cuda.init.result", "cuda.dr
                                                     "cuda.helper.status"};
 
 bool rests_on_first_run(const Rule& rule) {
-  for (const std::string& fact : condition_facts(rule.when)) {
+  std::vector<std::string> tested = condition_facts(rule.when);
+  if (rule.confirmed_by) {
+    std::vector<std::string> more = condition_facts(*rule.confirmed_by);
+    tested.insert(tested.end(), more.begin(), more.end());
+  }
+  for (const std::string& fact : tested) {
     for (std::string_view name : k_first_run_outcome) {
       if (fact == name) return true;
     }
@@ -93,6 +98,10 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   capture.root = options.root;
   capture.python_option = options.probe.python_path;
   capture.extension_options = options.probe.extension_paths;
+  if (options.probe.target) {
+    capture.target_gpu_option = options.probe.target->gpu.given;
+    capture.target_driver_option = options.probe.target->driver;
+  }
   RecordingHost recorder(host, capture);
   // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
   const bool keep_capture = options.capture && options.format == OutputFormat::json;

@@ -53,6 +53,15 @@ Result<Report> replay_capture_json(const nlohmann::json& json, const std::string
   // What was looked at is what the capture holds: the run's own --python and --extension.
   if (replay_options.probe.python_path.empty()) replay_options.probe.python_path = host.capture().python_option;
   if (replay_options.probe.extension_paths.empty()) replay_options.probe.extension_paths = host.capture().extension_options;
+  // A pre-flight's capture is judged for the same target again.
+  if (!host.capture().target_gpu_option.empty() && !replay_options.probe.target) {
+    auto gpu = parse_target_gpu(host.capture().target_gpu_option);
+    auto driver = parse_target_driver(host.capture().target_driver_option);
+    if (!gpu || !driver) {
+      return std::unexpected(Error{"options.target_gpu/target_driver: " + (!gpu ? gpu.error() : driver.error()), file, 0});
+    }
+    replay_options.probe.target = TargetHost{std::move(*gpu), std::move(*driver)};
+  }
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
   run.mode = "replay";

@@ -58,6 +58,10 @@ struct Finding {
   std::vector<std::string> references;  ///< sources (URLs, driver source paths)
   std::vector<Evidence> evidence;
   std::vector<std::string> consequences;  ///< ids of findings this one explains (root cause first)
+  /// false when the rule names what the CUDA proof would show (`confirmed_by`) and the proof was
+  /// not run: the finding rests on the host's files alone.
+  bool confirmed = true;
+  std::string unconfirmed;  ///< when not confirmed: what was not tried, and what to run to confirm
 };
 
 /// A rule that could not decide because facts it needs are unknown.

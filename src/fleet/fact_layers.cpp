@@ -23,6 +23,8 @@ struct Prefix {
 // so the longer env.nvidia_ comes before env.
 constexpr Prefix k_prefixes[] = {
     {"pci.", "pci"},                   // PCI functions, the GPU table
+    {"target.gpu", "pci"},             // a pre-flight's target GPU, in place of the PCI bus
+    {"target.driver", "driver"},       // and its target driver, in place of the module
     {"kmod.", "driver"},               // the kernel module and its files
     {"modprobe.", "driver"},           // module options and blacklists
     {"secureboot.", "driver"},         // module signing

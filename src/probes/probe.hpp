@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/fact_set.hpp"
+#include "probes/target/target_gpu.hpp"
 #include "sys/host.hpp"
 
 namespace gd {
@@ -23,6 +24,9 @@ struct ProbeOptions {
   bool check_inforom = false;  ///< --check-inforom: validate each GPU's InfoROM (slow: a flash read)
   std::string python_path;  ///< --python: the interpreter (or environment folder) to check
   std::vector<std::string> extension_paths;  ///< --extension: more CUDA libraries to list the GPU code of
+  /// --target-gpu and --target-driver (with --root IMAGE): a pre-flight check of an image for
+  /// that host. The host layers are not read but given (probes/target).
+  std::optional<TargetHost> target;
 };
 
 /// The reason of every fact --scope node leaves out.

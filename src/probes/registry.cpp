@@ -8,12 +8,14 @@
 #include "probes/kernel_log/kernel_log.hpp"
 #include "probes/libraries/libraries.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
+#include "probes/cross_checks/proof_coverage.hpp"
 #include "probes/driver/nvidia_module.hpp"
 #include "probes/pci/pci.hpp"
 #include "probes/probe.hpp"
 #include "probes/python/python_stack.hpp"
 #include "probes/system/services.hpp"
 #include "probes/system/system.hpp"
+#include "probes/target/target_host.hpp"
 
 #include "core/catalog/sections.hpp"
 
@@ -28,18 +30,22 @@ namespace {
 constexpr std::array k_probes = {
     ProbeEntry{"system", probe_system},                // uname, uid: context for every other area
     ProbeEntry{"environment", probe_environment},      // the user's CUDA-relevant variables
+    ProbeEntry{"target_host", probe_target_host},      // pre-flight only: the host an image is meant for
     ProbeEntry{"pci", probe_pci},                      // what hardware is there
     ProbeEntry{"nvidia_module", probe_nvidia_module},  // the kernel side
     ProbeEntry{"firmware", probe_gsp_firmware},        // needs module version and GPU families
     ProbeEntry{"device_nodes", probe_device_nodes},    // the kernel's doors for user space
     ProbeEntry{"containers", probe_containers},        // what stands between the user and /dev
+    ProbeEntry{"target_container", probe_target_container},  // pre-flight only: the image runs in a container
     ProbeEntry{"libraries", probe_libraries},          // which user-space driver would load
+    ProbeEntry{"target_libraries", probe_target_libraries},  // pre-flight only: the runtime injects the driver's
     ProbeEntry{"cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use
     ProbeEntry{"services", probe_services},            // distribution, libc, daemons
     ProbeEntry{"kernel_log", probe_kernel_log},        // what the driver said
     ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest)
     ProbeEntry{"python_stack", probe_python_stack},    // the Python environment, torch and its GPU code
     ProbeEntry{"driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
+    ProbeEntry{"proof_coverage", probe_proof_coverage},  // did CUDA prove every GPU on the bus: needs pci, cuda
     ProbeEntry{"ml_consistency", probe_ml_consistency},  // torch vs GPUs, driver and toolkit: needs all above
 };
 
@@ -65,6 +71,17 @@ void set_environment_facts_unchecked(FactSet& facts) {
   }
 }
 
+// What a pre-flight check does not read: the host layers, which an image does not have (they
+// are the target's), and the host's kernel log.
+bool is_host_layer_probe(std::string_view name) {
+  return name == "pci" || name == "nvidia_module" || name == "firmware" || name == "device_nodes" ||
+         name == "kernel_log";
+}
+
+bool is_preflight_probe(std::string_view name) {
+  return name == "target_host" || name == "target_container" || name == "target_libraries";
+}
+
 }  // namespace
 
 FactSet collect_facts(Host& host, const ProbeOptions& options) {
@@ -75,8 +92,13 @@ FactSet collect_facts(Host& host, const ProbeOptions& options) {
     host.start_cuda_helper(first_helper_request(options));
   }
   if (options.node_scope) set_environment_facts_unchecked(facts);
+  if (!options.target) {
+    facts.set_absent("target.gpu", "preflight", "not a pre-flight check (--target-gpu)");
+    facts.set_absent("target.driver", "preflight", "not a pre-flight check (--target-driver)");
+  }
   for (const ProbeEntry& probe : k_probes) {
     if (options.node_scope && is_environment_probe(probe.name)) continue;
+    if (options.target ? is_host_layer_probe(probe.name) : is_preflight_probe(probe.name)) continue;
     probe.run(host, options, facts);
   }
   return facts;

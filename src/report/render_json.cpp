@@ -1,5 +1,6 @@
 #include "report/render_json.hpp"
 
+#include "report/verdict.hpp"
 #include "rules/facts_json.hpp"
 
 namespace gd {
@@ -36,6 +37,13 @@ nlohmann::json render_json(const Report& report) {
                     {"infos", report.count(Severity::info)},
                     {"inconclusive", report.inconclusive.size()},
                     {"left_out", report.left_out}};
+  // The last line's conclusion, for tools that must not mistake "nothing was checked" for healthy.
+  Verdict verdict = verdict_of(report);
+  std::size_t unconfirmed = 0;
+  for (const Finding& f : report.findings) unconfirmed += f.confirmed ? 0 : 1;
+  out["summary"]["unconfirmed"] = unconfirmed;
+  out["summary"]["verdict"] = to_string(verdict.kind);
+  out["summary"]["verdict_text"] = verdict.text;
   json areas = json::array();
   for (const auto& area : report.areas) {
     areas.push_back({{"id", area.id},
@@ -58,7 +66,9 @@ nlohmann::json render_json(const Report& report) {
                         {"fix", f.fix},
                         {"references", f.references},
                         {"evidence", evidence_json(f.evidence)},
-                        {"consequences", f.consequences}});
+                        {"consequences", f.consequences},
+                        {"confirmed", f.confirmed},
+                        {"unconfirmed", f.unconfirmed}});
   }
   out["findings"] = findings;
   json inconclusive = json::array();

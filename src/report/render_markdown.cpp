@@ -1,4 +1,5 @@
 #include "report/render_markdown.hpp"
+#include "report/verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -80,19 +81,26 @@ std::string head(const Report& report) {
     verdict = fmt::format("❌ gpudoctor: {}, {}", plural(errors, "error"), plural(warnings, "warning"));
   } else if (warnings > 0) {
     verdict = fmt::format("⚠️ gpudoctor: {}", plural(warnings, "warning"));
+  } else if (verdict_of(report).kind == Verdict::Kind::incomplete) {
+    // Never "no problems found" when something was not checked or a layer is flagged (issue 18).
+    verdict = "❔ gpudoctor: no problem confirmed";
   } else {
     verdict = fmt::format("✅ gpudoctor: no {}problems found", report.run.scope == "node" ? "node " : "");
   }
   if (infos > 0) verdict += fmt::format(" ({})", plural(infos, "note"));
   std::string out = "## " + verdict + "\n\n";
+  if (errors == 0 && warnings == 0 && verdict_of(report).kind == Verdict::Kind::incomplete) {
+    out += inline_value(verdict_of(report).text, 400) + "\n\n";
+  }
   auto first = std::find_if(report.findings.begin(), report.findings.end(),
                             [](const Finding& f) { return f.severity != Severity::info; });
   if (first != report.findings.end()) {
     out += fmt::format("**Most likely cause:** {} ({})\n\n", inline_value(first->title, k_title_max),
                        md::code_span(value(first->id, k_title_max)));
   }
-  std::string where = report.run.mode == "live"   ? "this host"
-                      : report.run.mode == "root" ? "the folder " + md::code_span(value(report.run.source, k_source_max))
+  std::string where = report.run.mode == "live"        ? "this host"
+                      : report.run.mode == "preflight" ? "pre-flight of the image " + md::code_span(value(report.run.source, k_source_max))
+                      : report.run.mode == "root"      ? "the folder " + md::code_span(value(report.run.source, k_source_max))
                                                   : "a replay of " + md::code_span(value(report.run.source, k_source_max));
   out += fmt::format("gpudoctor {} · {}", inline_value(report.run.gpudoctor_version, 40), where);
   if (!report.run.host.empty()) out += " · host " + md::code_span(value(report.run.host, 255));

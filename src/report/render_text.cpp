@@ -1,4 +1,5 @@
 #include "report/render_text.hpp"
+#include "report/verdict.hpp"
 
 #include <fmt/format.h>
 
@@ -55,6 +56,9 @@ std::string severity_label(Severity severity, const Palette& p) {
 void render_finding(std::string& out, const Finding& f, const Palette& p) {
   out += fmt::format("{} [{}] {}{}{}\n", severity_label(f.severity, p), f.id, p.bold(), f.title, p.reset());
   out += fmt::format("    {}\n", f.message);
+  if (!f.confirmed) {
+    out += fmt::format("    Not confirmed: {}.\n", f.unconfirmed);
+  }
   if (!f.why.empty()) {
     out += fmt::format("    Why: {}\n", f.why);
   }
@@ -122,7 +126,8 @@ std::string render_text(const Report& report, const TextStyle& style) {
   Palette p{style.color};
   std::string out;
   std::string who = report.run.uid == 0 ? "as root" : report.run.uid > 0 ? fmt::format("as uid {}", report.run.uid) : "";
-  std::string where = report.run.mode == "live"     ? "this host"
+  std::string where = report.run.mode == "preflight" ? "pre-flight of the image " + report.run.source
+                      : report.run.mode == "live"     ? "this host"
                       : report.run.mode == "root"   ? "the folder " + report.run.source
                                                     : "the capture " + report.run.source;
   out += fmt::format("{}gpudoctor {}{} — {}{}\n\n", p.bold(), report.run.gpudoctor_version, p.reset(), where,
@@ -189,17 +194,12 @@ std::string render_text(const Report& report, const TextStyle& style) {
     out += fmt::format("{}Left out by --scope node (this environment's, not the node's): {}{}\n\n", p.dim(),
                        fmt::join(report.left_out, ", "), p.reset());
   }
-  int errors = report.count(Severity::error);
-  int warnings = report.count(Severity::warning);
-  int infos = report.count(Severity::info);
-  if (errors == 0 && warnings == 0) {
-    out += fmt::format("{}No {}problems found.{}{}\n", p.green() + p.bold(), report.run.scope == "node" ? "node " : "", p.reset(),
-                       infos ? fmt::format(" ({} note{})", infos, infos == 1 ? "" : "s") : "");
-  } else {
-    out += fmt::format("{}Found {} error{} and {} warning{}.{} The first finding is the most likely cause.\n",
-                       p.bold() + (errors ? p.red() : p.yellow()), errors, errors == 1 ? "" : "s", warnings,
-                       warnings == 1 ? "" : "s", p.reset());
-  }
+  Verdict verdict = verdict_of(report);
+  std::string colour = verdict.kind == Verdict::Kind::healthy      ? p.green()
+                       : verdict.kind == Verdict::Kind::incomplete ? p.yellow()
+                       : report.count(Severity::error)             ? p.red()
+                                                                   : p.yellow();
+  out += fmt::format("{}{}{}\n", colour + p.bold(), verdict.text, p.reset());
   return out;
 }
 

@@ -25,6 +25,9 @@ void add_unique(std::vector<std::string>& names, const std::string& name) {
 // Condition facts always; facts the texts and `evidence` name only when they were collected.
 std::vector<Evidence> finding_evidence(const Rule& rule, const FactSet& facts) {
   std::vector<std::string> names = condition_facts(rule.when);
+  if (rule.confirmed_by) {
+    for (const std::string& name : condition_facts(*rule.confirmed_by)) add_unique(names, name);
+  }
   std::size_t condition_count = names.size();
   std::vector<std::string_view> texts = {rule.title, rule.message, rule.why};
   texts.insert(texts.end(), rule.fix.begin(), rule.fix.end());
@@ -61,6 +64,20 @@ Finding make_finding(const Rule& rule, const FactSet& facts) {
   finding.references = rule.references;
   finding.evidence = finding_evidence(rule, facts);
   return finding;
+}
+
+// "CUDA was not tried (cuda.init.result: not checked (--no-cuda))": why the confirming facts
+// are unknown, each reason once, and what to run.
+std::string unconfirmed_text(const Rule& rule, const FactSet& facts) {
+  std::vector<std::string> reasons;
+  for (const std::string& name : condition_facts(*rule.confirmed_by)) {
+    const Fact* fact = facts.find(name);
+    if (fact && fact->state != FactState::unknown) continue;
+    add_unique(reasons, fact && !fact->reason.empty() ? fact->reason : std::string(k_not_collected));
+  }
+  std::string out = "CUDA, which would confirm it, gave no answer here (";
+  for (std::size_t i = 0; i < reasons.size(); ++i) out += (i ? "; " : "") + reasons[i];
+  return out + "); run gpudoctor on the host itself, without --no-cuda or --root, to confirm";
 }
 
 Inconclusive make_inconclusive(const Rule& rule, const FactSet& facts) {
@@ -135,11 +152,18 @@ Truth evaluate_condition(const Condition& condition, const FactSet& facts) {
 }
 
 Evaluation evaluate(std::span<const Rule> rules, const FactSet& facts) {
-  // Decide every rule first: supersession needs to know which rules fired.
+  // Decide every rule first: supersession needs to know which rules fired. A rule whose
+  // confirmation the CUDA proof refutes did not fire; one the proof could not confirm (not run)
+  // fires unconfirmed.
   std::vector<Truth> truths;
+  std::vector<bool> unconfirmed;
   std::vector<std::string> fired;
   for (const Rule& rule : rules) {
-    truths.push_back(evaluate_condition(rule.when, facts));
+    Truth truth = evaluate_condition(rule.when, facts);
+    Truth confirmation = truth == Truth::yes && rule.confirmed_by ? evaluate_condition(*rule.confirmed_by, facts) : Truth::yes;
+    if (confirmation == Truth::no) truth = Truth::no;
+    truths.push_back(truth);
+    unconfirmed.push_back(truth == Truth::yes && confirmation == Truth::unknown);
     if (truths.back() == Truth::yes) {
       fired.push_back(rule.id);
     }
@@ -172,6 +196,10 @@ Evaluation evaluate(std::span<const Rule> rules, const FactSet& facts) {
     }
     if (truths[i] == Truth::yes) {
       evaluation.findings.push_back(make_finding(rule, facts));
+      if (unconfirmed[i]) {
+        evaluation.findings.back().confirmed = false;
+        evaluation.findings.back().unconfirmed = unconfirmed_text(rule, facts);
+      }
     } else {
       evaluation.inconclusive.push_back(make_inconclusive(rule, facts));
     }

@@ -3,6 +3,7 @@
 // tree over catalogued facts plus the text a finding carries when the condition holds.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -70,6 +71,11 @@ struct Rule {
   /// Extra facts to show as evidence besides those the condition and the texts name.
   std::vector<std::string> evidence;
   Condition when;
+  /// `[confirmed_by]`: what the CUDA proof shows when the finding is right (cuInit failed, a
+  /// context failed). `when` holds and this is false: CUDA refutes the finding, which is dropped.
+  /// Unknown (the proof was not run: --root, --no-cuda, a capture without a helper run): the
+  /// finding is reported, marked as not confirmed, with what to run to confirm it.
+  std::optional<Condition> confirmed_by;
   /// Among findings of the same severity, a lower rank is listed first (default 50): the
   /// finding that names the cause a user must act on first.
   int rank = 50;

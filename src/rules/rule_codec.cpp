@@ -6,7 +6,7 @@
 namespace gd {
 namespace {
 
-// gdrules2: scope and action after the area.
+// gdrules2: scope and action after the area, confirmed_by after the condition.
 constexpr std::string_view k_magic = "gdrules2";
 constexpr int k_max_depth = 64;
 
@@ -170,6 +170,8 @@ std::string encode_rules(std::span<const Rule> rules) {
     }
     out.strs(rule.evidence);
     out.condition(rule.when);
+    out.u32(rule.confirmed_by ? 1 : 0);
+    if (rule.confirmed_by) out.condition(*rule.confirmed_by);
     out.u32(static_cast<std::uint32_t>(rule.rank));
     out.str(rule.file);
     out.u32(static_cast<std::uint32_t>(rule.line));
@@ -208,6 +210,12 @@ Result<std::vector<Rule>> decode_rules(std::string_view bytes) {
     }
     rule.evidence = in.strs();
     if (!read_condition(in, rule.when, 0)) in.fail();
+    std::uint32_t has_confirm = in.u32();
+    if (has_confirm > 1) in.fail();
+    if (has_confirm == 1) {
+      rule.confirmed_by.emplace();
+      if (!read_condition(in, *rule.confirmed_by, 0)) in.fail();
+    }
     rule.rank = static_cast<int>(in.u32());
     rule.file = in.str();
     rule.line = static_cast<int>(in.u32());

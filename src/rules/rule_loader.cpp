@@ -21,9 +21,10 @@ using rules_detail::LoadContext;
 using rules_detail::line_of;
 using rules_detail::type_name;
 
-constexpr std::array<std::string_view, 16> k_rule_keys = {
+constexpr std::array<std::string_view, 17> k_rule_keys = {
     "spec", "id",         "severity", "area",          "title",    "message", "why",   "fix",
     "references", "tags", "superseded_by", "evidence", "when",    "rank",    "scope", "action",
+    "confirmed_by",
 };
 
 enum class Required { yes, no };
@@ -260,6 +261,11 @@ std::optional<Rule> read_rule(const RuleSource& source, const toml::table& table
   if (const toml::node* when = reader.get("when", Required::yes)) {
     if (std::optional<Condition> condition = rules_detail::parse_condition(*when, ctx)) {
       rule.when = std::move(*condition);
+    }
+  }
+  if (const toml::node* confirm = reader.get("confirmed_by", Required::no)) {
+    if (std::optional<Condition> condition = rules_detail::parse_condition(*confirm, ctx)) {
+      rule.confirmed_by = std::move(*condition);
     }
   }
   if (ctx.failed) {

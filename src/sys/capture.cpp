@@ -356,8 +356,12 @@ nlohmann::json capture_to_json(const Capture& capture) {
     out["uname"] = {{"sysname", u.sysname}, {"nodename", u.nodename}, {"release", u.release},
                     {"version", u.version}, {"machine", u.machine}};
   }
-  if (!capture.python_option.empty() || !capture.extension_options.empty()) {
+  if (!capture.python_option.empty() || !capture.extension_options.empty() || !capture.target_gpu_option.empty()) {
     out["options"] = {{"python", capture.python_option}, {"extensions", capture.extension_options}};
+    if (!capture.target_gpu_option.empty()) {
+      out["options"]["target_gpu"] = capture.target_gpu_option;
+      out["options"]["target_driver"] = capture.target_driver_option;
+    }
   }
   if (capture.working_dir_asked || capture.working_dir) {
     out["cwd"] = capture.working_dir ? json(*capture.working_dir) : json(nullptr);
@@ -445,6 +449,13 @@ Result<Capture> capture_from_json(const nlohmann::json& j, std::string_view file
       auto v = r.string_at(o["python"], "options.python");
       if (!v) return std::unexpected(v.error());
       capture.python_option = *v;
+    }
+    for (auto [key, target] : {std::pair{"target_gpu", &capture.target_gpu_option},
+                               std::pair{"target_driver", &capture.target_driver_option}}) {
+      if (!o.contains(key)) continue;
+      auto v = r.string_at(o[key], std::string("options.") + key);
+      if (!v) return std::unexpected(v.error());
+      *target = *v;
     }
     if (o.contains("extensions")) {
       if (!o["extensions"].is_array()) return r.bad("options.extensions", "expected an array of paths");

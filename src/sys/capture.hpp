@@ -56,6 +56,9 @@ struct Capture {
   /// Options that chose what was read (--python, --extension): a replay uses them again.
   std::string python_option;
   std::vector<std::string> extension_options;
+  /// A pre-flight's --target-gpu and --target-driver: a replay judges the image for them again.
+  std::string target_gpu_option;
+  std::string target_driver_option;
 };
 
 nlohmann::json capture_to_json(const Capture& capture);

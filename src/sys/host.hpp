@@ -110,6 +110,10 @@ class Host {
   virtual IoResult<std::string> read_link(std::string_view path) = 0;
   /// Opens the device node read-write, non-blocking, and closes it again: 0 or the errno.
   virtual int open_device(std::string_view path) = 0;
+  /// Whether open_device tests the inspected host's own nodes. Under --root (and replaying a
+  /// --root capture) a node of the tree would be opened with the running kernel, which has
+  /// nothing to do with the tree: its answer (ENXIO, or a driver of another machine) says nothing.
+  virtual bool opens_devices() = 0;
   /// An environment variable. Only names on the allowlist (sys/env_allowlist) may be asked:
   /// others throw std::logic_error, so no secret can be read by accident.
   virtual std::optional<std::string> env(std::string_view name) = 0;

@@ -20,6 +20,7 @@ class ReplayHost final : public Host {
   IoResult<FileStat> lstat(std::string_view path) override;
   IoResult<std::string> read_link(std::string_view path) override;
   int open_device(std::string_view path) override;
+  bool opens_devices() override { return m_capture.root == "/" || m_capture.root.empty(); }
   std::optional<std::string> env(std::string_view name) override;
   Identity identity() override;
   Uname uname() override;

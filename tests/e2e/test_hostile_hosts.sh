@@ -28,7 +28,7 @@ survives() {  # NAME ARGS...: runs under a timeout; exit 0 or 1 with a report, n
   ! grep -qiE 'internal error|terminate called|Segmentation|Aborted' "$TMP/$name.err" || fail "$name: $(head -3 "$TMP/$name.err")"
   # Exit 0 or 1 means a finished report: its last line (text) or the JSON object's end.
   checks=$((checks + 1))
-  grep -qE '^(Found [0-9]+ errors? and [0-9]+ warnings?|No problems found)|^\}$' "$TMP/$name.out" ||
+  grep -qE '^(Found [0-9]+ errors? and [0-9]+ warnings?|No problems found|No problem confirmed;)|^\}$' "$TMP/$name.out" ||
     fail "$name: exit $rc without a finished report: $(tail -c 300 "$TMP/$name.out")"
   if [ -n "$have_time" ]; then
     checks=$((checks + 1))

@@ -25,7 +25,7 @@ finished() {  # NAME: exit 0 or 1 (this machine's findings) and a whole report o
   checks=$((checks + 1))
   [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "$1: exit $rc: $(head -3 "$TMP/$1.err")"
   checks=$((checks + 1))
-  grep -qE '^(No problems found|Found [0-9]+ errors? and [0-9]+ warnings?)\.|^  "schema_version": 1,' "$TMP/$1.out" ||
+  grep -qE '^(No problems found\.|No problem confirmed;|Found [0-9]+ errors? and [0-9]+ warnings?\.)|^  "schema_version": 1,' "$TMP/$1.out" ||
     fail "$1: no finished report on stdout: $(head -c 300 "$TMP/$1.out")"
 }
 

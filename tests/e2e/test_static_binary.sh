@@ -25,6 +25,8 @@ checks=$((checks + 1))
 if grep -q "\.symtab" "$TMP/sections"; then fail "binary is not stripped"; fi
 checks=$((checks + 1))
 size=$(stat -c %s "$GD")
-[ "$size" -le $((3 * 1024 * 1024)) ] || fail "binary is $size bytes, the limit is 3 MiB"
+# The budget: 3.0 MiB at the pre-flight work (issue 18), with the embedded helper and rules, every
+# renderer, fleet and diff; a jump past 4 MiB means something large was linked in by accident.
+[ "$size" -le $((4 * 1024 * 1024)) ] || fail "binary is $size bytes, the limit is 4 MiB"
 echo "size: $size bytes"
 finish

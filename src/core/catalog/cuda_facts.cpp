@@ -59,6 +59,7 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"cuda.device.*.check", T::string, "ok, or wrong: the kernel's result checked on the host"},
     FactSpec{"cuda.device.*.check.detail", T::string, "the first wrong element: 'element 17 is 0x.. instead of 0x..'"},
     FactSpec{"cuda.kernel.proven_count", T::integer, "GPUs on which context, allocation and the proof kernel all worked and the result was right"},
+    FactSpec{"cuda.proof.every_pci_gpu", T::boolean, "CUDA (without CUDA_VISIBLE_DEVICES) proved as many GPUs as the PCI bus shows NVIDIA GPUs"},
     FactSpec{"cuda.kernel.module_failures", T::list, "'GPU N (bus): cuModuleLoadDataEx CODE NAME' for each GPU whose JIT failed"},
     FactSpec{"cuda.kernel.module_result_codes", T::list, "the distinct CUresults of failed module loads ('221')"},
     FactSpec{"cuda.kernel.launch_failures", T::list, "'GPU N (bus): call CODE NAME' for each GPU whose kernel failed or crashed the driver"},

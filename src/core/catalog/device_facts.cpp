@@ -17,7 +17,7 @@ constexpr FactSpec k_facts[] = {
              "major of nvidia-uvm in /proc/devices (dynamic; absent when nvidia_uvm is not loaded)"},
     FactSpec{"proc.devices.caps_major", T::integer, "major of nvidia-caps in /proc/devices (dynamic)"},
     // The fixed nodes.
-    FactSpec{"dev.nvidiactl.state", T::string, "state of /dev/nvidiactl: ok, missing, not-char, wrong-major, eperm, eacces, enxio, enodev, open-failed"},
+    FactSpec{"dev.nvidiactl.state", T::string, "state of /dev/nvidiactl: ok, missing, not-char, wrong-major, eperm, eacces, enxio, enodev, open-failed; unopened under --root (a character device with the driver's major, not opened)"},
     FactSpec{"dev.nvidiactl.device", T::string, "major:minor of /dev/nvidiactl (195:255 expected)"},
     FactSpec{"dev.uvm.state", T::string, "state of /dev/nvidia-uvm (same values as dev.nvidiactl.state)"},
     FactSpec{"dev.uvm.device", T::string, "major:minor of /dev/nvidia-uvm"},

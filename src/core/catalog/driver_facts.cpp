@@ -8,6 +8,8 @@ namespace {
 using T = FactType;
 
 constexpr FactSpec k_facts[] = {
+    // Pre-flight (--target-driver): the driver an image is checked for; absent in any other run.
+    FactSpec{"target.driver", T::version, "pre-flight: the driver version the image is checked for (--target-driver)"},
     // The loaded module (/proc/driver/nvidia, /sys/module/nvidia).
     FactSpec{"kmod.nvidia.loaded", T::boolean, "/proc/driver/nvidia exists: the nvidia kernel module is loaded"},
     FactSpec{"kmod.nvidia.version", T::version, "version of the loaded nvidia module (/proc/driver/nvidia/version)"},
@@ -25,7 +27,7 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"kmod.nvidia.device_minors", T::list, "'Device Minor' of each GPU (N of /dev/nvidiaN)"},
     FactSpec{"kmod.nvidia.excluded_gpus", T::list, "bus ids of GPUs with 'GPU Excluded: Yes' (NVreg_ExcludedGpus)"},
     // The loaded module (or, when none is loaded, the one on disk) against the GPU table
-    // (probes/driver/gpu_support): a GPU bound to nvidia or listed by it is supported by it.
+    // (probes/shared/gpu_support): a GPU bound to nvidia or listed by it is supported by it.
     FactSpec{"kmod.nvidia.gpus_too_new", T::list,
              "GPUs the nvidia driver does not hold (not bound to it, not listed by it, not on vfio-pci) whose first "
              "supporting release is newer than the loaded module (not loaded: the one on disk), as "

@@ -1,4 +1,4 @@
-// PCI functions of vendor 0x10de and what their device ids mean (probes/pci/pci, probes/pci/gpu_table).
+// PCI functions of vendor 0x10de and what their device ids mean (probes/pci/pci, probes/shared/gpu_table).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {
@@ -8,6 +8,8 @@ using T = FactType;
 
 constexpr FactSpec k_facts[] = {
     // What /sys/bus/pci/devices holds.
+    // Pre-flight (--target-gpu): the GPU an image is checked for; absent in any other run.
+    FactSpec{"target.gpu", T::string, "pre-flight: the GPU the image is checked for (--target-gpu), e.g. 'H200 SXM 141GB (10de:2335, GH100, Hopper, cc 9.0)'"},
     FactSpec{"pci.nvidia_gpu_count", T::integer,
              "NVIDIA display-class functions (PCI class 0x03xx, vendor 0x10de) under /sys/bus/pci/devices; 0 = none"},
     FactSpec{"pci.nvswitch_count", T::integer, "NVIDIA NVSwitch functions (PCI class 0x0680, vendor 0x10de)"},

@@ -87,6 +87,12 @@ Checked check_node(Host& host, std::string path, std::optional<int> major) {
   out.path = std::move(path);
   out.stat = host.stat(out.path);
   bool openable = out.stat && out.stat->kind == FileKind::char_device && (!major || static_cast<int>(out.stat->major) == *major);
+  if (openable && !host.opens_devices()) {
+    // A --root tree's node, opened here, would reach the running kernel's driver (ENXIO, or
+    // another machine's GPU): what stat shows is all the tree says.
+    out.state = std::string(k_unopened);
+    return out;
+  }
   if (openable) {
     out.open = host.open_device(out.path);
   }
@@ -342,6 +348,8 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
         ++usable;
       } else if (!node.state) {
         usable_unknown = node.path + ": " + node.reason;
+      } else if (node.state == k_unopened) {
+        usable_unknown = node.path + ": not opened (a --root tree's nodes are not opened)";
       }
       if (node.state == "missing") {
         missing.push_back(node.path);

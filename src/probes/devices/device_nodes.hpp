@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "probes/probe.hpp"
 
@@ -15,6 +16,10 @@ namespace gd {
 /// nothing (EACCES on /dev itself). `open_result` is 0 or the errno of the open test, nullopt
 /// when the open was not tried. A wrong major wins over the open result: the node is not the
 /// NVIDIA driver's, whatever opening it does.
+/// The state of a node of a --root tree (or of a --root capture) that stat shows right (a
+/// character device with the driver's major): opening it was not tried.
+inline constexpr std::string_view k_unopened = "unopened";
+
 std::optional<std::string> node_state(const IoResult<FileStat>& stat, std::optional<int> expected_major,
                                       std::optional<int> open_result);
 

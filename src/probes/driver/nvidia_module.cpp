@@ -3,7 +3,7 @@
 #include <cctype>
 #include <cerrno>
 
-#include "probes/driver/gpu_support.hpp"
+#include "probes/shared/gpu_support.hpp"
 #include "probes/driver/kernel_module_files.hpp"
 #include "probes/driver/modprobe_config.hpp"
 #include "probes/shared/nvidia_gpu_info.hpp"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "probes/pci/gpu_table.hpp"
+#include "probes/shared/gpu_table.hpp"
 #include "probes/pci/pci_sysfs.hpp"
 
 namespace gd {
@@ -214,7 +214,7 @@ void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summ
   }
 
   const std::string id = hex4(*f.device_id);
-  const std::string table = "gpudoctor GPU table (probes/pci/gpu_table.cpp)";
+  const std::string table = "gpudoctor GPU table (probes/shared/gpu_table.cpp)";
   const std::string not_in_table = fmt::format("device id 10de:{} is not in gpudoctor's GPU table", id);
   GpuModel model = lookup_gpu_model(static_cast<std::uint16_t>(*f.device_id));
   facts.set(name("device_id"), id, device_source);

@@ -1,6 +1,6 @@
 #pragma once
 // The PCI layer: which NVIDIA functions the kernel sees under /sys/bus/pci/devices, which driver
-// holds each, and what their device ids mean (probes/pci/gpu_table). The attribute formats are
+// holds each, and what their device ids mean (probes/shared/gpu_table). The attribute formats are
 // parsed by probes/pci/pci_sysfs.
 
 #include "probes/probe.hpp"

@@ -8,9 +8,20 @@
 #include "report/areas/area_support.hpp"
 
 namespace gd::areas {
+namespace {
+
+// A pre-flight check (--target-gpu): the host layers are the target's, given, not read.
+bool preflight(const FactSet& facts) { return facts.is_present("target.gpu"); }
+
+}  // namespace
 
 AreaLine pci_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"pci", "NVIDIA GPUs (PCI)", AreaStatus::ok, "", {}};
+  if (preflight(facts)) {
+    line.summary = "target: " + *facts.get_string("target.gpu") + " (pre-flight: not read)";
+    line.status = status_for(findings, k_pci_areas, AreaStatus::ok);
+    return line;
+  }
   auto count = facts.get_int("pci.nvidia_gpu_count");
   if (!count) {
     line.status = status_for(findings, k_pci_areas, AreaStatus::unknown);
@@ -32,6 +43,13 @@ AreaLine pci_line(const FactSet& facts, const std::vector<Finding>& findings) {
 
 AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"driver", "NVIDIA kernel module", AreaStatus::ok, "", {}};
+  if (preflight(facts)) {
+    line.summary = "target: driver " + facts.get_string("target.driver").value_or("?");
+    if (auto cuda = facts.get_string("container.driver_cuda_version")) line.summary += " (CUDA " + *cuda + ")";
+    line.summary += " (pre-flight: not read)";
+    line.status = status_for(findings, k_module_areas, AreaStatus::ok);
+    return line;
+  }
   auto loaded = facts.get_bool("kmod.nvidia.loaded");
   if (!loaded) {
     line.status = status_for(findings, k_module_areas, AreaStatus::unknown);
@@ -58,6 +76,11 @@ AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings)
 
 AreaLine device_nodes_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"devices", "Device nodes", AreaStatus::ok, "", {}};
+  if (preflight(facts)) {
+    line.summary = "not read: the container runtime creates them on the target host (pre-flight)";
+    line.status = status_for(findings, k_device_areas, AreaStatus::skipped);
+    return line;
+  }
   auto ctl = facts.get_string("dev.nvidiactl.state");
   auto uvm = facts.get_string("dev.uvm.state");
   if (!ctl && !uvm) {
@@ -78,13 +101,24 @@ AreaLine device_nodes_line(const FactSet& facts, const std::vector<Finding>& fin
   if (!denied.empty()) {
     line.summary += fmt::format(", denied {}", fmt::join(denied, "; "));
   }
-  bool all_ok = ctl == "ok" && uvm == "ok" && missing.empty() && denied.empty();
+  // --root: the tree's nodes were checked with stat only.
+  auto fine = [](const std::optional<std::string>& state) { return state == "ok" || state == "unopened"; };
+  if (ctl == "unopened" || uvm == "unopened") line.summary += "; opening not tested (a --root tree's nodes are not opened)";
+  bool all_ok = fine(ctl) && fine(uvm) && missing.empty() && denied.empty();
   line.status = status_for(findings, k_device_areas, all_ok ? AreaStatus::ok : AreaStatus::warning);
   return line;
 }
 
 AreaLine container_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"container", "Container / VM", AreaStatus::ok, "", {}};
+  if (preflight(facts)) {
+    line.summary = "the image, in a container the target's runtime starts (pre-flight)";
+    if (auto visible = facts.get_string("env.nvidia_visible_devices")) line.summary += ", NVIDIA_VISIBLE_DEVICES=" + *visible;
+    if (auto caps = facts.get_string("env.nvidia_driver_capabilities")) line.summary += ", NVIDIA_DRIVER_CAPABILITIES=" + *caps;
+    if (auto require = facts.get_string("env.nvidia_require_cuda")) line.summary += ", NVIDIA_REQUIRE_CUDA=" + *require;
+    line.status = status_for(findings, k_container_areas, AreaStatus::ok);
+    return line;
+  }
   auto runtime = facts.get_string("container.runtime");
   auto cgroup = facts.get_string("cgroup.version");
   auto hypervisor = facts.get_string("virt.hypervisor");
@@ -136,6 +170,11 @@ AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findin
 
 AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"kernel-log", "Kernel log", AreaStatus::ok, "", {}};
+  if (preflight(facts)) {
+    line.summary = "not read: the target host's (pre-flight)";
+    line.status = status_for(findings, k_kernel_log_areas, AreaStatus::skipped);
+    return line;
+  }
   auto readable = facts.get_bool("klog.readable");
   if (readable != true) {
     line.status = status_for(findings, k_kernel_log_areas, AreaStatus::skipped);

@@ -58,7 +58,15 @@ TEST_CASE("json report: header and summary", "[report][render_json]") {
                          {"scope", "node"},
                          {"started", ""}});
   CHECK(j["summary"] ==
-        json{{"status", "error"}, {"errors", 1}, {"warnings", 1}, {"infos", 1}, {"inconclusive", 1}, {"left_out", json::array()}});
+        json{{"status", "error"},
+             {"errors", 1},
+             {"warnings", 1},
+             {"infos", 1},
+             {"inconclusive", 1},
+             {"left_out", json::array()},
+             {"unconfirmed", 0},
+             {"verdict", "problems"},
+             {"verdict_text", "Found 1 error and 1 warning. The first finding is the most likely cause."}});
 }
 
 TEST_CASE("json report: summary status follows the worst finding", "[report][render_json]") {

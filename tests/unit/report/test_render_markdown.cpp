@@ -76,7 +76,11 @@ TEST_CASE("markdown report: verdict, overview table, finding, folded detail", "[
 
 TEST_CASE("markdown report: a healthy host, and --scope node", "[report][render_markdown]") {
   Report r = small_report();
+  // Healthy: no finding, every layer checked and fine (a [X] CUDA line or an undecided check would
+  // make it "no problem confirmed", the next case).
   r.findings.clear();
+  r.inconclusive.clear();
+  r.areas[1] = AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::ok, "cuInit OK", {}};
   CHECK(gd::render_markdown(r).starts_with("## ✅ gpudoctor: no problems found\n\n"));
   CHECK(!has(gd::render_markdown(r), "### Findings"));
   r.run.scope = "node";
@@ -174,4 +178,13 @@ TEST_CASE("markdown report: any report fits, down to the first finding's title",
   std::string out = gd::render_markdown(r);
   CHECK(has(out, std::string(100, 'm') + "…"));
   CHECK(!has(out, std::string(4001, 'm')));
+}
+
+TEST_CASE("markdown: no problems found only when every layer was checked", "[render_markdown]") {
+  Report r;
+  r.run.mode = "root";
+  r.areas = {gd::AreaLine{"devices", "Device nodes", gd::AreaStatus::warning, "nvidiactl missing", {}}};
+  std::string out = gd::render_markdown(r);
+  CHECK(out.starts_with("## ❔ gpudoctor: no problem confirmed\n\nNo problem confirmed; 1 layer is flagged above.\n\n"));
+  CHECK(out.find("no problems found") == std::string::npos);
 }

@@ -7,7 +7,7 @@
 //
 // A fixture may wrap its facts and state what the finding must say (tests/rules/README.md):
 //   {"facts": {...}, "expect": {"message_contains": ["..."], "evidence": {"fact": "value"},
-//                               "superseded_by": "rule.id"}}
+//                               "superseded_by": "rule.id", "confirmed": false}}
 // Every fixture must describe a host that can exist (support/fact_consistency.hpp), and a
 // positive's finding must not print a placeholder whose fact the fixture lacks.
 
@@ -106,6 +106,9 @@ struct Expectation {
   std::vector<std::string> message_contains;
   std::vector<std::pair<std::string, std::string>> evidence;  ///< fact, value as the report prints it
   std::string superseded_by;
+  /// A positive's finding must be confirmed by CUDA (the default) or, with "confirmed": false,
+  /// reported unconfirmed because the CUDA proof was not run (the rule's confirmed_by is unknown).
+  bool confirmed = true;
 };
 
 Expectation expectation_of(const nlohmann::json& fixture) {
@@ -119,6 +122,8 @@ Expectation expectation_of(const nlohmann::json& fixture) {
       for (const auto& [fact, shown] : value.items()) out.evidence.emplace_back(fact, shown.get<std::string>());
     } else if (key == "superseded_by") {
       out.superseded_by = value.get<std::string>();
+    } else if (key == "confirmed") {
+      out.confirmed = value.get<bool>();
     } else {
       FAIL_CHECK("unknown key in \"expect\": " << key);
     }
@@ -207,6 +212,9 @@ TEST_CASE("rule fixtures fire, stay quiet or stay undecided as labelled", "[rule
               INFO("evidence " << evidence.fact);
               CHECK(evidence.value != gd::k_not_collected);
             }
+            INFO("unconfirmed: " << finding->unconfirmed);
+            CHECK(finding->confirmed == expect.confirmed);
+            CHECK(finding->unconfirmed.empty() == finding->confirmed);
             for (const std::string& part : expect.message_contains) {
               INFO("message: " << finding->message);
               CHECK(finding->message.find(part) != std::string::npos);

@@ -36,7 +36,11 @@ TEST_CASE("no rule of the node's scope needs a fact --scope node leaves out", "[
   for (const gd::Rule& rule : loaded.rules) {
     if (rule.scope != gd::Scope::node) continue;
     ++node_rules;
-    for (const std::string& fact : gd::condition_facts(rule.when)) {
+    std::vector<std::string> tested = gd::condition_facts(rule.when);
+    if (rule.confirmed_by) {
+      for (const std::string& fact : gd::condition_facts(*rule.confirmed_by)) tested.push_back(fact);
+    }
+    for (const std::string& fact : tested) {
       auto spec = gd::find_fact_spec(fact);
       REQUIRE(spec);
       INFO(rule.id << " tests " << fact);

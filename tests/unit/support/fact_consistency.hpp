@@ -89,6 +89,11 @@ inline std::vector<std::string> fact_contradictions(const FactSet& facts) {
   require(cuda_devices && *cuda_devices > 0 && !wsl, !module_unloaded,
           "CUDA found devices but kmod.nvidia.loaded=false (libcuda needs the kernel module)");
 
+  // The proof of every GPU needs a cuInit that succeeded and, outside WSL2, the kernel module.
+  const bool proven_all = is_true(facts, "cuda.proof.every_pci_gpu");
+  require(proven_all, init == 0, "cuda.proof.every_pci_gpu=true but cuInit did not return 0");
+  require(proven_all && !wsl, !module_unloaded, "cuda.proof.every_pci_gpu=true but kmod.nvidia.loaded=false");
+
   // NVML: same chain.
   const bool nvml_not_loaded = is_false(facts, "nvml.loaded");
   for (std::string_view name : {"nvml.init.result", "nvml.driver_version", "nvml.device_count"}) {

@@ -28,6 +28,7 @@ class ScriptedEnvHost final : public Host {
   IoResult<FileStat> lstat(std::string_view path) override { return m_inner.lstat(path); }
   IoResult<std::string> read_link(std::string_view path) override { return m_inner.read_link(path); }
   int open_device(std::string_view path) override { return m_inner.open_device(path); }
+  bool opens_devices() override { return m_inner.opens_devices(); }
   std::optional<std::string> env(std::string_view name) override {
     auto it = m_env.find(std::string(name));
     return it == m_env.end() ? std::nullopt : std::optional<std::string>(it->second);

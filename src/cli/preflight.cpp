@@ -1,0 +1,47 @@
+#include "cli/preflight.hpp"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+
+#include "cli/input_file.hpp"
+#include "probes/target/image_config.hpp"
+
+namespace gd {
+namespace {
+
+constexpr std::size_t k_max_config_bytes = 16u << 20;  // image configurations are a few KiB
+
+}  // namespace
+
+std::expected<TargetHost, std::string> parse_target_options(const std::string& gpu, const std::string& driver,
+                                                            const Options& options) {
+  if (options.root.empty() || options.root == "/") {
+    return std::unexpected("--target-gpu, --target-driver and --image-config check an image: give it with --root IMAGE "
+                           "(an unpacked image: umoci unpack, docker export | tar -x, a mounted overlay)");
+  }
+  if (gpu.empty()) return std::unexpected("a pre-flight check needs --target-gpu (a PCI id, a product name or sm_XY) with --target-driver");
+  if (driver.empty()) return std::unexpected("a pre-flight check needs --target-driver (the host's driver version) with --target-gpu");
+  auto parsed_gpu = parse_target_gpu(gpu);
+  if (!parsed_gpu) return std::unexpected(parsed_gpu.error());
+  auto parsed_driver = parse_target_driver(driver);
+  if (!parsed_driver) return std::unexpected(parsed_driver.error());
+  return TargetHost{std::move(*parsed_gpu), std::move(*parsed_driver)};
+}
+
+std::expected<std::map<std::string, std::string>, std::string> image_env_for(const Options& options) {
+  std::string file = options.image_config;
+  if (file.empty()) {
+    std::filesystem::path root = std::filesystem::path(options.root).lexically_normal();
+    if (!root.has_filename()) root = root.parent_path();
+    std::filesystem::path beside = root.parent_path() / "config.json";
+    struct stat st {};
+    if (root.filename() == "rootfs" && ::stat(beside.c_str(), &st) == 0 && S_ISREG(st.st_mode)) file = beside.string();
+  }
+  if (file.empty()) return std::map<std::string, std::string>{};
+  auto text = read_input_file(file, k_max_config_bytes);
+  if (!text) return std::unexpected(text.error().describe());
+  return parse_image_config(*text, file);
+}
+
+}  // namespace gd

@@ -1,0 +1,23 @@
+#pragma once
+// Pre-flight of an image (issue 18): `--root IMAGE --target-gpu ID --target-driver VERSION
+// [--image-config FILE]`. The options are checked together, before anything is read.
+
+#include <expected>
+#include <map>
+#include <string>
+
+#include "cli/options.hpp"
+
+namespace gd {
+
+/// The target host of --target-gpu and --target-driver; an error line when one is missing or
+/// malformed, or when there is no --root IMAGE to check.
+std::expected<TargetHost, std::string> parse_target_options(const std::string& gpu, const std::string& driver,
+                                                            const Options& options);
+
+/// The image's variables: from --image-config, else from the config.json beside IMAGE when IMAGE
+/// is a runtime bundle's rootfs (`umoci unpack` writes bundle/config.json and bundle/rootfs),
+/// else none. An error line when the file cannot be read or is not an image configuration.
+std::expected<std::map<std::string, std::string>, std::string> image_env_for(const Options& options);
+
+}  // namespace gd

@@ -1,0 +1,91 @@
+#include "report/verdict.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace gd {
+namespace {
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// A check that could not decide for want of CUDA's answer (a helper fact is unknown).
+bool needs_cuda(const Inconclusive& item) {
+  for (const Evidence& e : item.unknown_facts) {
+    if (e.fact.starts_with("cuda.") || e.fact.starts_with("nvml.")) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict::Kind kind) {
+  switch (kind) {
+    case Verdict::Kind::healthy: return "healthy";
+    case Verdict::Kind::incomplete: return "incomplete";
+    case Verdict::Kind::problems: return "problems";
+  }
+  return "problems";
+}
+
+Verdict verdict_of(const Report& report) {
+  int errors = report.count(Severity::error);
+  int warnings = report.count(Severity::warning);
+  int infos = report.count(Severity::info);
+  Verdict v;
+  if (errors > 0 || warnings > 0) {
+    v.kind = Verdict::Kind::problems;
+    v.text = fmt::format("Found {} and {}.", plural(errors, "error", "errors"), plural(warnings, "warning", "warnings"));
+    std::size_t unconfirmed = 0;
+    for (const Finding& f : report.findings) unconfirmed += f.confirmed ? 0 : 1;
+    if (unconfirmed > 0) {
+      v.text += unconfirmed == report.findings.size()
+                    ? std::string(" None is confirmed by CUDA.")
+                    : fmt::format(" {} not confirmed by CUDA.", plural(unconfirmed, "is", "are"));
+    }
+    v.text += " The first finding is the most likely cause.";
+    return v;
+  }
+  // A pre-flight judged the image only: the host layers were given, not checked.
+  if (auto gpu = report.facts.get_string("target.gpu")) {
+    v.kind = Verdict::Kind::incomplete;
+    v.text = fmt::format("No problem found in the image for the target ({}, driver {}); the host itself was not read.{}", *gpu,
+                         report.facts.get_string("target.driver").value_or("?"),
+                         infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "");
+    return v;
+  }
+  bool cuda_not_run = false;
+  std::size_t flagged = 0, unknown = 0;
+  for (const AreaLine& area : report.areas) {
+    if (area.id == "cuda" && area.status == AreaStatus::skipped) cuda_not_run = true;
+    if (area.status == AreaStatus::warning || area.status == AreaStatus::error) ++flagged;
+    if (area.status == AreaStatus::unknown) ++unknown;
+  }
+  std::size_t need_cuda = 0;
+  for (const Inconclusive& item : report.inconclusive) need_cuda += needs_cuda(item) ? 1 : 0;
+  std::size_t other = report.inconclusive.size() - need_cuda;
+  std::vector<std::string> gaps;
+  if (need_cuda > 0) {
+    gaps.push_back(plural(need_cuda, "check needs", "checks need") +
+                   (cuda_not_run ? " CUDA, which was not run" : " CUDA's answer, which this run did not give"));
+  } else if (cuda_not_run) {
+    gaps.push_back("CUDA was not run");
+  }
+  if (other > 0) gaps.push_back(plural(other, need_cuda ? "other check" : "check", need_cuda ? "other checks" : "checks") + " could not decide");
+  if (flagged > 0) gaps.push_back(plural(flagged, "layer is", "layers are") + " flagged above");
+  if (unknown > 0) gaps.push_back(plural(unknown, "layer is", "layers are") + " unknown");
+  std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";
+  std::string what = report.run.scope == "node" ? "node problems" : "problems";
+  if (gaps.empty()) {
+    v.kind = Verdict::Kind::healthy;
+    v.text = fmt::format("No {} found.{}", what, notes);
+    return v;
+  }
+  v.kind = Verdict::Kind::incomplete;
+  v.text = fmt::format("No problem confirmed; {}.{}", fmt::format("{}", fmt::join(gaps, ", ")), notes);
+  return v;
+}
+
+}  // namespace gd

@@ -1,0 +1,134 @@
+# Offline answers (issue 18): pre-flight checks of container images built here with a real Python
+# packaging layout and fat binaries (tests/e2e/make_image_tree.py), a host tree without /proc (a
+# mounted filesystem), and --root never opening a tree's device nodes.
+source "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+json_field() {  # NAME PYTHON-EXPRESSION over the report `r`
+  python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/$1.out" "$2"
+}
+expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
+  checks=$((checks + 1))
+  local got
+  got=$(json_field "$1" "$2" 2>&1)
+  [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
+}
+ids() { echo "[f['id'] for f in r['findings'] if f['severity'] == 'error']"; }
+
+"$PY" "$SRC/tests/e2e/make_image_tree.py" "$TMP/cu124" cu124 || fail "make_image_tree cu124"
+"$PY" "$SRC/tests/e2e/make_image_tree.py" "$TMP/cu130" cu130 "cuda>=13.0 brand=tesla,driver>=535,driver<536" ||
+  fail "make_image_tree cu130"
+
+# A cu124 torch image (SASS up to sm_90, no PTX) for a Blackwell node: no kernel for sm_120.
+run_gd blackwell --root "$TMP/cu124/rootfs" --target-gpu 10de:2bb5 --target-driver 580.95.05 --json --no-capture
+expect_rc blackwell 1
+expect_json blackwell "$(ids)" "['ml.torch-no-kernel-for-gpu']"
+expect_json blackwell "r['run']['mode']" "preflight"
+expect_json blackwell "r['facts']['target.gpu']['value']" "RTX PRO 6000 Server (10de:2bb5, GB202, Blackwell, cc 12.0)"
+# The image's variables come from the bundle's config.json, never the caller's; a token never.
+expect_json blackwell "r['facts']['env.nvidia_visible_devices']['value']" "all"
+checks=$((checks + 1))
+grep -q hf_not_a_real_token "$TMP/blackwell.out" && fail "blackwell: the image's HF_TOKEN reached the report"
+# The same image for an H200 (sm_90): no error, exit 0 (its missing pinned wheels are warnings).
+run_gd hopper --root "$TMP/cu124/rootfs" --target-gpu H200 --target-driver 580.95.05
+expect_rc hopper 0
+expect_out hopper '^\[ok\] NVIDIA GPUs \(PCI\): target: H200 \(10de:2335, GH100, Hopper, cc 9\.0\) \(pre-flight: not read\)$'
+expect_out hopper '^\[-\] Device nodes: not read: the container runtime creates them on the target host'
+expect_no_out hopper '^error '
+expect_no_out hopper 'ml\.torch-no-kernel-for-gpu'
+
+# A cu130 image on a 550 driver (CUDA 12.4): torch's CUDA and the image's NVIDIA_REQUIRE_CUDA.
+run_gd old_driver --root "$TMP/cu130/rootfs" --target-gpu sm_90 --target-driver 550.54.15 --json --no-capture
+expect_rc old_driver 1
+expect_json old_driver "sorted($(ids))" "['container.require-cuda-unmet', 'ml.torch-cuda-above-driver']"
+expect_json old_driver "r['facts']['container.driver_cuda_version']['value']" "12.4"
+# A B300 on a 570 driver: the driver predates the GPU (unconfirmed: CUDA is not run).
+run_gd b300 --root "$TMP/cu130/rootfs" --target-gpu B300 --target-driver 570.124.06 --json --no-capture
+expect_rc b300 1
+expect_json b300 "[f['confirmed'] for f in r['findings'] if f['id'] == 'hardware.gpu-newer-than-driver']" "[False]"
+# The right pair: nothing in the image's way.
+run_gd fits --root "$TMP/cu130/rootfs" --target-gpu "RTX PRO 6000" --target-driver 580.95.05
+expect_rc fits 0
+expect_out fits '^No problem found in the image for the target \(RTX PRO 6000 \(10de:2bb5, GB202, Blackwell, cc 12\.0\), driver 580\.95\.05\); the host itself was not read\.$|^Found 0 errors and [0-9]+ warnings?\.'
+expect_no_out fits '^error '
+# --image-config names the configuration explicitly (here: the same one, elsewhere).
+cp "$TMP/cu130/config.json" "$TMP/image-config.json"
+mv "$TMP/cu130/rootfs" "$TMP/cu130/tree"
+run_gd explicit --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.54.15 --image-config "$TMP/image-config.json" --json --no-capture
+expect_json explicit "r['facts']['env.nvidia_require_cuda']['value']" "cuda>=13.0 brand=tesla,driver>=535,driver<536"
+run_gd no_config --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.54.15 --json --no-capture
+expect_json no_config "r['facts']['env.nvidia_require_cuda']['state']" "absent"
+
+# An image that bakes in a driver's libcuda (550.54.15, in its ld.so.cache) for a 580 host: the
+# image's libcuda is not the target driver's release.
+if command -v ldconfig >/dev/null && [ -f "$FAKES/libcuda.so.1" ]; then
+  cp -a "$TMP/cu124" "$TMP/baked"
+  lib=$TMP/baked/rootfs/usr/lib/x86_64-linux-gnu
+  mkdir -p "$lib"
+  cp "$FAKES/libcuda.so.1" "$lib/libcuda.so.550.54.15"  # an ELF with the soname libcuda.so.1
+  echo /usr/lib/x86_64-linux-gnu >"$TMP/baked/rootfs/etc/ld.so.conf"
+  ldconfig -r "$TMP/baked/rootfs" || fail "ldconfig -r"
+  run_gd baked --root "$TMP/baked/rootfs" --target-gpu H200 --target-driver 580.95.05 --json --no-capture
+  expect_rc baked 1
+  expect_json baked "$(ids)" "['driver.userspace-version-mismatch']"
+  expect_json baked "r['facts']['kmod.nvidia.userspace_mismatch']['value']" "['libcuda 550.54.15 (/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15)']"
+else
+  skip "no ldconfig or no fake libcuda to bake into an image"
+fi
+
+# A pre-flight's capture replays to the same findings.
+run_gd captured --root "$TMP/cu124/rootfs" --target-gpu 10de:2bb5 --target-driver 580.95.05 --json
+cp "$TMP/captured.out" "$TMP/preflight.capture.json"
+run_gd replayed replay "$TMP/preflight.capture.json" --json --no-capture
+expect_rc replayed 1
+expect_json replayed "$(ids)" "['ml.torch-no-kernel-for-gpu']"
+
+# Bad input: one line naming what is wrong, exit 2.
+run_gd no_root --target-gpu H200 --target-driver 580.95.05
+expect_rc no_root 2
+expect_err no_root 'give it with --root IMAGE'
+run_gd bad_gpu --root "$TMP/cu124/rootfs" --target-gpu H9000 --target-driver 580.95.05
+expect_rc bad_gpu 2
+expect_err bad_gpu '^gpudoctor: error: --target-gpu H9000: not a GPU gpudoctor knows'
+run_gd bad_driver --root "$TMP/cu124/rootfs" --target-gpu H200 --target-driver latest
+expect_rc bad_driver 2
+expect_err bad_driver '^gpudoctor: error: --target-driver latest: not a driver version'
+run_gd half --root "$TMP/cu124/rootfs" --target-gpu H200
+expect_rc half 2
+printf '{"config": {"Env": "PATH=/bin"}}' >"$TMP/broken-config.json"
+run_gd bad_config --root "$TMP/cu124/rootfs" --target-gpu H200 --target-driver 580.95.05 --image-config "$TMP/broken-config.json"
+expect_rc bad_config 2
+expect_err bad_config "^gpudoctor: error: $TMP/broken-config.json: the Env entry is not a list"
+
+# A mounted host filesystem without /proc, /sys or /dev (rescue from a live system): nothing it
+# cannot see is called missing; the last line says what was not checked.
+mkdir -p "$TMP/mounted/etc" "$TMP/mounted/usr/lib/x86_64-linux-gnu"
+printf 'ID=debian\nVERSION_ID="12"\n' >"$TMP/mounted/etc/os-release"
+run_gd mounted --root "$TMP/mounted"
+expect_rc mounted 0
+expect_no_out mounted '^error '
+expect_no_out mounted '^No problems found'
+expect_out mounted '^No problem confirmed; '
+expect_out mounted '^\[\?\] Device nodes: unknown'
+
+# --root never opens the tree's device nodes: the running kernel has nothing to do with them (a
+# node of major 195 here, where no nvidia driver is loaded, would read ENXIO).
+if [ "$(id -u)" = 0 ]; then
+  tree=$TMP/nodes
+  mkdir -p "$tree/dev" "$tree/proc/driver/nvidia"
+  printf 'Character devices:\n195 nvidia-frontend\n511 nvidia-uvm\n' >"$tree/proc/devices"
+  printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Wed Jul  2 21:48:30 UTC 2025\n' \
+    >"$tree/proc/driver/nvidia/version"
+  mknod "$tree/dev/nvidiactl" c 195 255 && mknod "$tree/dev/nvidia-uvm" c 511 0 || fail "mknod"
+  run_gd nodes --root "$tree" --json --no-capture
+  expect_json nodes "r['facts']['dev.nvidiactl.state']['value']" "unopened"
+  expect_json nodes "r['facts']['dev.uvm.state']['value']" "unopened"
+  checks=$((checks + 1))
+  grep -q ENXIO "$TMP/nodes.out" && fail "nodes: a --root tree's node was opened (ENXIO in the report)"
+  run_gd nodes_text --root "$tree"
+  expect_out nodes_text '^\[ok\] Device nodes: nvidiactl unopened, nvidia-uvm unopened \(major 511\); opening not tested'
+else
+  skip "the device-node tree needs root for mknod"
+fi
+finish

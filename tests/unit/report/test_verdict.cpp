@@ -1,0 +1,87 @@
+// The last line (issue 18): "No problems found" only when every layer was checked and none is
+// flagged; never under a [!] or [X] overview line, never when the checks that need CUDA did not run.
+
+#include <catch2/catch.hpp>
+
+#include "report/verdict.hpp"
+
+using gd::AreaLine;
+using gd::AreaStatus;
+using gd::Report;
+using gd::Verdict;
+
+namespace {
+
+Report checked_host() {
+  Report r;
+  r.areas = {AreaLine{"pci", "PCI", AreaStatus::ok, "1 NVIDIA GPU", {}},
+             AreaLine{"devices", "Device nodes", AreaStatus::ok, "all present", {}},
+             AreaLine{"cuda", "CUDA driver", AreaStatus::ok, "cuInit OK", {}}};
+  return r;
+}
+
+gd::Inconclusive needing(std::string id, std::string fact) {
+  return gd::Inconclusive{std::move(id), "title", {{std::move(fact), "unknown (not checked (--no-cuda))", "helper"}}};
+}
+
+gd::Finding finding(gd::Severity severity, bool confirmed) {
+  gd::Finding f;
+  f.id = "devices.uvm-missing";
+  f.severity = severity;
+  f.confirmed = confirmed;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("verdict: every layer checked, nothing flagged", "[report][verdict]") {
+  Verdict v = gd::verdict_of(checked_host());
+  CHECK(v.kind == Verdict::Kind::healthy);
+  CHECK(v.text == "No problems found.");
+  CHECK(gd::to_string(v.kind) == "healthy");
+}
+
+TEST_CASE("verdict: a flagged layer without a finding is not healthy", "[report][verdict]") {
+  Report r = checked_host();
+  r.areas[1].status = AreaStatus::warning;  // "[!] Device nodes: nvidiactl missing"
+  Verdict v = gd::verdict_of(r);
+  CHECK(v.kind == Verdict::Kind::incomplete);
+  CHECK(v.text == "No problem confirmed; 1 layer is flagged above.");
+}
+
+TEST_CASE("verdict: checks that need CUDA, which was not run", "[report][verdict]") {
+  Report r = checked_host();
+  r.areas[2].status = AreaStatus::skipped;
+  r.areas[0].status = AreaStatus::unknown;
+  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"), needing("nvml.persistence-off", "nvml.device.0.persistence"),
+                    needing("driver.gpu-excluded", "kmod.nvidia.excluded")};
+  Verdict v = gd::verdict_of(r);
+  CHECK(v.kind == Verdict::Kind::incomplete);
+  CHECK(v.text == "No problem confirmed; 2 checks need CUDA, which was not run, 1 other check could not decide, 1 layer is unknown.");
+  CHECK(gd::to_string(v.kind) == "incomplete");
+}
+
+TEST_CASE("verdict: CUDA skipped and nothing else undecided still says so", "[report][verdict]") {
+  Report r = checked_host();
+  r.areas[2].status = AreaStatus::skipped;
+  CHECK(gd::verdict_of(r).text == "No problem confirmed; CUDA was not run.");
+}
+
+TEST_CASE("verdict: problems name how many CUDA did not confirm", "[report][verdict]") {
+  Report r = checked_host();
+  r.findings = {finding(gd::Severity::error, false), finding(gd::Severity::warning, true)};
+  Verdict v = gd::verdict_of(r);
+  CHECK(v.kind == Verdict::Kind::problems);
+  CHECK(v.text == "Found 1 error and 1 warning. 1 is not confirmed by CUDA. The first finding is the most likely cause.");
+  r.findings = {finding(gd::Severity::error, false)};
+  CHECK(gd::verdict_of(r).text == "Found 1 error and 0 warnings. None is confirmed by CUDA. The first finding is the most likely cause.");
+  CHECK(gd::to_string(gd::verdict_of(r).kind) == "problems");
+}
+
+TEST_CASE("verdict: notes alone leave a checked host healthy", "[report][verdict]") {
+  Report r = checked_host();
+  r.findings = {finding(gd::Severity::info, true)};
+  CHECK(gd::verdict_of(r).text == "No problems found. (1 note)");
+  r.run.scope = "node";
+  CHECK(gd::verdict_of(r).text == "No node problems found. (1 note)");
+}
