@@ -30,9 +30,13 @@ run root-rbind unshare -m sh -c "mount --rbind / /mnt/gd-rbind && $GD --color ne
 run root-bind unshare -m sh -c "mount --bind / /mnt/gd-bind && $GD --color never --root /mnt/gd-bind"
 # Pre-flight of this container's own tree (torch 2.11.0+cu130) for this host, for an RTX PRO 6000
 # on 570.86.15 (CUDA 12.8: torch's CUDA 13.0 is above it), and for a V100 (sm_70, not in cu130).
-run preflight-h200 unshare -m sh -c "mount --bind / /mnt/gd-bind && $GD --color never --root /mnt/gd-bind --target-gpu 10de:2335 --target-driver 580.159.04"
-run preflight-rtxpro-570 unshare -m sh -c "mount --bind / /mnt/gd-bind && $GD --color never --root /mnt/gd-bind --target-gpu 'RTX PRO 6000' --target-driver 570.86.15"
-run preflight-v100 unshare -m sh -c "mount --bind / /mnt/gd-bind && $GD --color never --root /mnt/gd-bind --target-gpu V100 --target-driver 580.159.04"
+# The image's variables: a runtime configuration with this container's PATH (its venv first).
+printf '{"process": {"env": ["PATH=%s", "NVIDIA_DRIVER_CAPABILITIES=compute,utility"]}}\n' "$PATH" > /tmp/image-config.json
+pre() { unshare -m sh -c "mount --bind / /mnt/gd-bind && $GD --color never --root /mnt/gd-bind --image-config /tmp/image-config.json $*"; }
+run preflight-h200 pre --target-gpu 10de:2335 --target-driver 580.159.04
+run preflight-rtxpro-570 pre --target-gpu "'RTX PRO 6000'" --target-driver 570.86.15
+run preflight-v100 pre --target-gpu V100 --target-driver 580.159.04
+run preflight-no-config unshare -m sh -c "mount --bind / /mnt/gd-bind && $GD --color never --root /mnt/gd-bind --target-gpu H200 --target-driver 580.159.04"
 # Coverage: what torch itself claims, next to gpudoctor's facts.
 /opt/torch/.venv/bin/python3 -c 'import torch; print(torch.cuda.get_arch_list())' > $R/torch-arch-list.txt 2>&1
 python3 - $R/healthy.json > $R/gpu-code-facts.txt <<'PY'

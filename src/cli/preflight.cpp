@@ -12,6 +12,15 @@ namespace {
 
 constexpr std::size_t k_max_config_bytes = 16u << 20;  // image configurations are a few KiB
 
+// The PATH a container gets when its image sets none (moby pkg/system defaultUnixPathEnv,
+// containerd oci.defaultUnixEnv): without it no interpreter would be found in the image.
+constexpr std::string_view k_default_container_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+std::map<std::string, std::string> with_default_path(std::map<std::string, std::string> env) {
+  env.try_emplace("PATH", std::string(k_default_container_path));
+  return env;
+}
+
 }  // namespace
 
 std::expected<TargetHost, std::string> parse_target_options(const std::string& gpu, const std::string& driver,
@@ -38,10 +47,12 @@ std::expected<std::map<std::string, std::string>, std::string> image_env_for(con
     struct stat st {};
     if (root.filename() == "rootfs" && ::stat(beside.c_str(), &st) == 0 && S_ISREG(st.st_mode)) file = beside.string();
   }
-  if (file.empty()) return std::map<std::string, std::string>{};
+  if (file.empty()) return with_default_path({});
   auto text = read_input_file(file, k_max_config_bytes);
   if (!text) return std::unexpected(text.error().describe());
-  return parse_image_config(*text, file);
+  auto env = parse_image_config(*text, file);
+  if (!env) return env;
+  return with_default_path(std::move(*env));
 }
 
 }  // namespace gd

@@ -59,6 +59,11 @@ run_gd explicit --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.
 expect_json explicit "r['facts']['env.nvidia_require_cuda']['value']" "cuda>=13.0 brand=tesla,driver>=535,driver<536"
 run_gd no_config --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.54.15 --json --no-capture
 expect_json no_config "r['facts']['env.nvidia_require_cuda']['state']" "absent"
+# Without a configuration the image runs with the runtime's default PATH, on which a python3 in
+# /usr/bin is found (the venv of the bundle's configuration is not on it).
+mkdir -p "$TMP/cu130/tree/usr/bin" && ln -s python3.12 "$TMP/cu130/tree/usr/bin/python3"
+run_gd default_path --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.54.15 --json --no-capture
+expect_json default_path "r['facts']['py.default.interpreter']['value']" "/usr/bin/python3"
 
 # An image that bakes in a driver's libcuda (550.54.15, in its ld.so.cache) for a 580 host: the
 # image's libcuda is not the target driver's release.
@@ -111,6 +116,17 @@ expect_no_out mounted '^error '
 expect_no_out mounted '^No problems found'
 expect_out mounted '^No problem confirmed; '
 expect_out mounted '^\[\?\] Device nodes: unknown'
+expect_out mounted '^\[\?\] NVIDIA kernel module: unknown: no /proc/driver/nvidia/version and no /proc/modules: /proc is not mounted here$'
+# The same with an empty /proc, as `mount --bind / /mnt` leaves it.
+mkdir -p "$TMP/mounted/proc" "$TMP/mounted/sys" "$TMP/mounted/dev"
+touch "$TMP/mounted/.dockerenv"  # the root filesystem of a container, bound elsewhere
+run_gd mounted_empty --root "$TMP/mounted"
+expect_rc mounted_empty 0
+expect_no_out mounted_empty 'not loaded'
+expect_no_out mounted_empty 'nvidiactl missing'
+expect_no_out mounted_empty '^error \[container\.no-gpus\]'
+expect_out mounted_empty '^\[\?\] Device nodes: unknown: the tree.s /dev is not populated \(no /dev/null\): devtmpfs is not mounted here$'
+expect_out mounted_empty '^No problem confirmed; '
 
 # --root never opens the tree's device nodes: the running kernel has nothing to do with them (a
 # node of major 195 here, where no nvidia driver is loaded, would read ENXIO).
@@ -120,7 +136,8 @@ if [ "$(id -u)" = 0 ]; then
   printf 'Character devices:\n195 nvidia-frontend\n511 nvidia-uvm\n' >"$tree/proc/devices"
   printf 'NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  (dvs-builder@U22-I3-AE18-23-3)  Wed Jul  2 21:48:30 UTC 2025\n' \
     >"$tree/proc/driver/nvidia/version"
-  mknod "$tree/dev/nvidiactl" c 195 255 && mknod "$tree/dev/nvidia-uvm" c 511 0 || fail "mknod"
+  mknod "$tree/dev/null" c 1 3 && mknod "$tree/dev/nvidiactl" c 195 255 && mknod "$tree/dev/nvidia-uvm" c 511 0 ||
+    fail "mknod"
   run_gd nodes --root "$tree" --json --no-capture
   expect_json nodes "r['facts']['dev.nvidiactl.state']['value']" "unopened"
   expect_json nodes "r['facts']['dev.uvm.state']['value']" "unopened"

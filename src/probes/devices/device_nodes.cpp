@@ -286,8 +286,19 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
 
   // Every Linux system has /dev. Without it this is a --root tree or a capture that never
   // looked there (an image's filesystem, an older capture): its nodes say nothing.
-  if (auto dev = host.stat("/dev"); !dev) {
-    std::string reason = dev.error().code == ENOENT ? "no /dev in this root or capture" : unreadable_reason(dev.error(), host);
+  // A --root tree whose /dev has no /dev/null was never populated: a mounted filesystem (`mount
+  // --bind /`, a disk mounted for rescue) leaves devtmpfs behind, and its empty /dev says nothing
+  // about the nodes either. (Every populated /dev, a container's too, has /dev/null.)
+  auto dev = host.stat("/dev");
+  bool unpopulated = false;
+  if (dev && !host.opens_devices()) {
+    auto null_node = host.stat("/dev/null");
+    unpopulated = !null_node && null_node.error().code == ENOENT;
+  }
+  if (!dev || unpopulated) {
+    std::string reason = unpopulated                   ? "the tree's /dev is not populated (no /dev/null): devtmpfs is not mounted here"
+                         : dev.error().code == ENOENT ? "no /dev in this root or capture"
+                                                      : unreadable_reason(dev.error(), host);
     for (const FactSpec& spec : fact_catalog()) {
       if (spec.name.starts_with("dev.")) {
         facts.set_unknown(spec.name, reason, "/dev");

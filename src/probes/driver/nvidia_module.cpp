@@ -119,6 +119,15 @@ void record_nvrm_version(Host& host, FactSet& facts, const std::optional<std::ve
         facts.set_unknown("kmod.nvidia.flavor", "no /proc/driver/nvidia/version", source);
         return;
       }
+      // Neither file: a tree whose /proc is not mounted (a mounted filesystem, `mount --bind /`)
+      // says nothing about the module, which is not "not loaded".
+      if (!modules) {
+        const std::string reason = "no /proc/driver/nvidia/version and no /proc/modules: /proc is not mounted here";
+        for (const char* name : {"kmod.nvidia.loaded", "kmod.nvidia.version", "kmod.nvidia.flavor"}) {
+          facts.set_unknown(name, reason, source);
+        }
+        return;
+      }
       facts.set("kmod.nvidia.loaded", false, source);
       facts.set_absent("kmod.nvidia.version", source);
       facts.set_absent("kmod.nvidia.flavor", source);

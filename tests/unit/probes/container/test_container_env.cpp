@@ -76,9 +76,10 @@ TEST_CASE("container env: NVIDIA_REQUIRE_CUDA above the driver", "[probes][conta
 
   // No module: nothing to compare with.
   Capture no_module = h200();
-  for (const char* path : {"/proc/driver/nvidia/version", "/sys/module/nvidia/version", "/proc/modules"}) {
+  for (const char* path : {"/proc/driver/nvidia/version", "/sys/module/nvidia/version"}) {
     no_module.paths.erase(path);
   }
+  no_module.paths["/proc/modules"].read = std::string("ext4 1003520 1 - Live 0xffffffffc0a00000\n");
   FactSet none = run(no_module);
   CHECK(state_of(none, "container.driver_cuda_version") == FactState::absent);
   CHECK(state_of(none, "container.require_cuda_unmet") == FactState::unknown);

@@ -117,10 +117,23 @@ TEST_CASE("nvidia module probe: the captured H200 container", "[probes][nvidia_m
 }
 
 TEST_CASE("nvidia module probe: no /proc/driver/nvidia means not loaded", "[probes][nvidia_module]") {
-  FactSet facts = run_probe(Capture{});
+  Capture host;  // a mounted /proc whose module list has no nvidia
+  host.paths["/proc/modules"].read = std::string("ext4 1003520 1 - Live 0xffffffffc0a00000\n");
+  FactSet facts = run_probe(host);
   CHECK(facts.get_bool("kmod.nvidia.loaded") == false);
   CHECK(state_of(facts, "kmod.nvidia.version") == FactState::absent);
   CHECK(state_of(facts, "kmod.nvidia.flavor") == FactState::absent);
+}
+
+TEST_CASE("nvidia module probe: a tree without a mounted /proc says nothing", "[probes][nvidia_module]") {
+  // `mount --bind / /mnt` or a disk mounted for rescue: neither /proc/driver/nvidia/version nor
+  // /proc/modules, which is not "not loaded" (seen on the H200: bench/results/offline/root-bind.txt).
+  FactSet facts = run_probe(Capture{});
+  for (const char* name : {"kmod.nvidia.loaded", "kmod.nvidia.version", "kmod.nvidia.flavor"}) {
+    INFO(name);
+    CHECK(state_of(facts, name) == FactState::unknown);
+    CHECK(facts.find(name)->reason == "no /proc/driver/nvidia/version and no /proc/modules: /proc is not mounted here");
+  }
 }
 
 TEST_CASE("nvidia module probe: unreadable as an ordinary user needs root", "[probes][nvidia_module]") {
