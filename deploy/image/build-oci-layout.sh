@@ -31,7 +31,7 @@ case "$(od -An -tx1 -j18 -N2 "$bin" | tr -d ' \n')" in
 esac
 if [ -z "$tag" ]; then
   version=$("$bin" --version 2>/dev/null) || { echo "$0: error: $bin --version failed: give the TAG" >&2; exit 2; }
-  tag=${version##* }
+  tag=$(printf "%s\n" "$version" | awk '{print $2}')  # "gpudoctor 0.1.0 (commit ..., target)"
 fi
 [[ "$tag" =~ ^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$ ]] || { echo "$0: error: '$tag' is not an image tag" >&2; exit 2; }
 version=$tag

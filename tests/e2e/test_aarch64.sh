@@ -8,7 +8,7 @@ file "$AARCH64" | grep -q "ARM aarch64.*statically linked" || fail "$(file "$AAR
 "$QEMU" "$AARCH64" --version >"$TMP/v.out" 2>"$TMP/v.err"; rc=$?
 expect_rc v 0
 expect_out v "^gpudoctor "
-"$QEMU" "$AARCH64" replay "$HOSTS/h200-container-580.159.04.capture.json" >"$TMP/r.out" 2>"$TMP/r.err"; rc=$?
+"$QEMU" "$AARCH64" replay "$HOSTS/h200-live-kernel.capture.json" >"$TMP/r.out" 2>"$TMP/r.err"; rc=$?
 expect_rc r 0
 expect_out r "^No problems found\.$"
 "$QEMU" "$AARCH64" replay "$HOSTS/h200-live-stub-flag.capture.json" >"$TMP/s.out" 2>"$TMP/s.err"; rc=$?

@@ -18,7 +18,7 @@ if [ -n "$missing" ]; then
   echo "SKIP: not installed:$missing (toolchain/install.sh installs umoci and skopeo)"
   exit 125
 fi
-tag=$("$GD" --version) && tag=${tag##* }
+tag=$("$GD" --version) && tag=$(printf "%s\n" "$tag" | awk '{print $2}')  # "gpudoctor 0.1.0 (commit ..., target)"
 
 # build NAME ARGS...: run the builder, output in $TMP/NAME.out/.err, exit in $rc
 build() {
@@ -83,12 +83,12 @@ GD_IMAGE=$rootfs/usr/local/bin/gpudoctor
 "$GD_IMAGE" --version >"$TMP/run.out" 2>"$TMP/run.err"
 rc=$?
 expect_rc run 0
-expect_out run "^gpudoctor $tag\$"
+expect_out run "^gpudoctor $tag "
 if [ "$(id -u)" = 0 ] && command -v chroot >/dev/null; then
   chroot "$rootfs" /usr/local/bin/gpudoctor --version >"$TMP/chroot.out" 2>"$TMP/chroot.err"
   rc=$?
   expect_rc chroot 0
-  expect_out chroot "^gpudoctor $tag\$"
+  expect_out chroot "^gpudoctor $tag "
   chroot "$rootfs" /usr/local/bin/gpudoctor --json --no-capture >"$TMP/chroot_check.out" 2>"$TMP/chroot_check.err"
   rc=$?
   checks=$((checks + 1))

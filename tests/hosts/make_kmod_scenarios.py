@@ -158,6 +158,7 @@ def common_host(root, module_version, device_id, model):
         write(root, pci + "/" + name, value + "\n")
     os.makedirs(root + "/sys/bus/pci/drivers/nvidia", exist_ok=True)
     link(root, pci + "/driver", "../../../bus/pci/drivers/nvidia")
+    chardev(root, "/dev/null", 1, 3)  # a populated /dev (devtmpfs) always has it
     chardev(root, "/dev/nvidiactl", 195, 255)
     chardev(root, "/dev/nvidia0", 195, 0)
     chardev(root, "/dev/nvidia-modeset", 195, 254)
