@@ -11,7 +11,7 @@
 
 namespace gd {
 
-class ImageEnvHost final : public Host {
+class ImageEnvHost : public Host {
  public:
   ImageEnvHost(Host& inner, std::map<std::string, std::string> env) : m_inner(inner), m_env(std::move(env)) {}
 
@@ -34,7 +34,7 @@ class ImageEnvHost final : public Host {
   }
   Identity identity() override { return m_inner.identity(); }
   Uname uname() override { return m_inner.uname(); }
-  std::optional<std::string> working_dir() override { return std::nullopt; }
+  std::optional<std::string> working_dir() override { return std::nullopt; }  // the image's is not ours
   HelperOutcome run_cuda_helper(const HelperRequest& request) override { return m_inner.run_cuda_helper(request); }
   void start_cuda_helper(const HelperRequest& request) override { m_inner.start_cuda_helper(request); }
 

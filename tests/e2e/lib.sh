@@ -74,6 +74,19 @@ expect_err() {  # NAME PATTERN (grep -E on stderr)
   grep -qE -- "$2" "$TMP/$1.err" || { fail "$1: stderr lacks /$2/"; sed 's/^/    /' "$TMP/$1.err" | head -20; }
 }
 
+# json_field NAME PYTHON-EXPRESSION: the value of the expression over the JSON on stdout of the
+# run NAME, bound to `r` (a report), `d` (a diff) and `f` (a fleet) alike.
+json_field() {
+  python3 -c 'import json,sys; r = d = f = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/$1.out" "$2"
+}
+
+expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
+  checks=$((checks + 1))
+  local got
+  got=$(json_field "$1" "$2" 2>&1)
+  [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
+}
+
 expect_fact() {  # NAME FACT VALUE: the --json report on stdout has FACT present with VALUE (JSON)
   checks=$((checks + 1))
   local got

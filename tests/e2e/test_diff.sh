@@ -3,15 +3,6 @@
 # both values; volatile facts (timings, PIDs, UUIDs) only with -v. Bad inputs: one error line.
 source "$(dirname "$0")/lib.sh"
 
-json_of() {  # NAME PYTHON-EXPRESSION over the diff JSON `d`
-  python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/$1.out" "$2"
-}
-expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
-  checks=$((checks + 1))
-  local got
-  got=$(json_of "$1" "$2" 2>&1)
-  [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
-}
 edit() {  # IN OUT PYTHON-STATEMENTS over the report `r`
   python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); exec(sys.argv[3]); json.dump(r, open(sys.argv[2], "w"), indent=2)' "$@"
 }
@@ -58,8 +49,8 @@ run_gd captures diff "$good" "$stale" --json
 expect_rc captures 1
 expect_json captures 'd["a"]["kind"], d["b"]["kind"]' "('capture', 'capture')"
 checks=$((checks + 1))
-a=$(json_of json '[d["findings"], d["facts"]]')
-b=$(json_of captures '[d["findings"], d["facts"]]')
+a=$(json_field json '[d["findings"], d["facts"]]')
+b=$(json_field captures '[d["findings"], d["facts"]]')
 [ "$a" = "$b" ] || fail "diffing the captures differs from diffing their reports"
 
 # The same node twice, only timings, UUIDs and PIDs changed: the same, unless -v.

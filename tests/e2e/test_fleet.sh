@@ -5,15 +5,6 @@
 # FIFO, unreadable, huge) that are listed with their reason and never stop or hang the run.
 source "$(dirname "$0")/lib.sh"
 
-json_of() {  # NAME PYTHON-EXPRESSION over the fleet JSON `f`: prints its value
-  python3 -c 'import json,sys; f = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/$1.out" "$2"
-}
-expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
-  checks=$((checks + 1))
-  local got
-  got=$(json_of "$1" "$2" 2>&1)
-  [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
-}
 # node_copy CAPTURE-REPORT OUT NODE [STARTED]: a copy of a report with run.host (and run.started) set
 node_copy() {
   python3 - "$@" <<'EOF'
@@ -102,7 +93,7 @@ expect_out node_text "the node's findings only: --scope node"
 # Standard input: the reports one after another as --json prints them, and as JSON Lines; the
 # same groups as from the folder.
 groups='[(g["root_cause"], g["count"], g["nodes"]) for g in f["groups"]]'
-want=$(json_of json "$groups")
+want=$(json_field json "$groups")
 find "$fleet" -name '*.json' | sort | xargs cat >"$TMP/concatenated.txt"
 "$GD" fleet - --json <"$TMP/concatenated.txt" >"$TMP/stdin.out" 2>"$TMP/stdin.err"
 rc=$?; sanitizer_clean stdin

@@ -4,15 +4,6 @@
 source "$(dirname "$0")/lib.sh"
 HOSTS=$SRC/tests/hosts
 
-json_field() {  # NAME PYTHON-EXPRESSION over the report `r`: prints its value
-  python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/$1.out" "$2"
-}
-expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
-  checks=$((checks + 1))
-  local got
-  got=$(json_field "$1" "$2" 2>&1)
-  [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
-}
 
 # CUDA_VISIBLE_DEVICES=99 on the real H200: the user's problem. All scopes report it, as the
 # environment's; --scope node leaves it out and says so.

@@ -5,15 +5,6 @@ source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
-json_field() {  # NAME PYTHON-EXPRESSION over the report `r`
-  python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/$1.out" "$2"
-}
-expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
-  checks=$((checks + 1))
-  local got
-  got=$(json_field "$1" "$2" 2>&1)
-  [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
-}
 ids() { echo "[f['id'] for f in r['findings'] if f['severity'] == 'error']"; }
 
 "$PY" "$SRC/tests/e2e/make_image_tree.py" "$TMP/cu124" cu124 || fail "make_image_tree cu124"

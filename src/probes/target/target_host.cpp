@@ -93,11 +93,10 @@ void probe_target_host(Host&, const ProbeOptions& options, FactSet& facts) {
 
 void probe_target_libraries(Host&, const ProbeOptions& options, FactSet& facts) {
   if (!options.target) return;
-  for (std::string_view name : {"lib.libcuda.resolved", "lib.nvml.resolved"}) {
-    const Fact* fact = facts.find(name);
-    if (fact && fact->state == FactState::absent) {
-      facts.set_unknown(name, "pre-flight: the container runtime injects the target driver's libraries", "preflight");
-    }
+  const Fact* fact = facts.find("lib.libcuda.resolved");
+  if (fact && fact->state == FactState::absent) {
+    facts.set_unknown("lib.libcuda.resolved", "pre-flight: the container runtime injects the target driver's libraries",
+                      "preflight");
   }
 }
 

@@ -11,51 +11,18 @@
 #include <string>
 #include <vector>
 
-#include "rules/evaluator.hpp"
-#include "rules/facts_json.hpp"
-#include "rules/rule_files.hpp"
+#include "fixture_finding.hpp"
 
-#ifndef GD_SOURCE_DIR
-#error "GD_SOURCE_DIR must name the repository root"
-#endif
-
-namespace {
-
-namespace fs = std::filesystem;
-
-/// The finding `id` on the facts of tests/rules/<id>/<fixture>; fails the test when it does not fire.
-gd::Finding cuda_lib_finding(const std::string& id, const std::string& fixture) {
-  static const gd::RuleLoadResult loaded =
-      gd::load_rules_from_path((fs::path(GD_SOURCE_DIR) / "rules").string());
-  REQUIRE(loaded.errors.empty());
-  fs::path file = fs::path(GD_SOURCE_DIR) / "tests" / "rules" / id / fixture;
-  std::ifstream in(file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  gd::Result<gd::FactSet> facts = gd::facts_from_json_text(text, file.string());
-  REQUIRE(facts);
-  gd::Evaluation evaluation = gd::evaluate(loaded.rules, *facts);
-  auto it = std::find_if(evaluation.findings.begin(), evaluation.findings.end(),
-                         [&](const gd::Finding& f) { return f.id == id; });
-  REQUIRE(it != evaluation.findings.end());
-  return *it;
-}
-
-std::string fix_text(const gd::Finding& finding) {
-  std::string out;
-  for (const std::string& line : finding.fix) out += line + "\n";
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
+using gd::test::all_fix_lines;
+using gd::test::finding_on;
+using gd::test::has;
 
 TEST_CASE("libraries.wsl-linux-driver-installed removes only installed driver packages", "[rules][fixtures][fix-text]") {
   // apt-get remove with one unknown name or an empty glob ('cuda-drivers' exists only with NVIDIA's
   // repository) prints "E: Unable to locate package", exits 100 and removes nothing, so the chained
   // '&& sudo apt install cuda-toolkit' never ran either.
-  gd::Finding finding = cuda_lib_finding("libraries.wsl-linux-driver-installed", "positive/cuda-drivers-installed-in-wsl.json");
-  std::string fix = fix_text(finding);
+  gd::Finding finding = finding_on("libraries.wsl-linux-driver-installed", "positive/cuda-drivers-installed-in-wsl.json");
+  std::string fix = all_fix_lines(finding);
   INFO(fix);
   CHECK_FALSE(has(fix, "apt remove --purge 'nvidia-driver-*'"));
   CHECK_FALSE(has(fix, "&& sudo apt install cuda-toolkit"));
@@ -73,8 +40,8 @@ TEST_CASE("libraries.wsl-linux-driver-installed removes only installed driver pa
 }
 
 TEST_CASE("cuda.init-hang claims no GSP fix release and says what a reset ends", "[rules][fixtures][fix-text]") {
-  gd::Finding finding = cuda_lib_finding("cuda.init-hang", "positive/timeout-in-cuinit.json");
-  std::string fix = fix_text(finding);
+  gd::Finding finding = finding_on("cuda.init-hang", "positive/timeout-in-cuinit.json");
+  std::string fix = all_fix_lines(finding);
   INFO(fix);
   // open-gpu-kernel-modules#446 is still open; no release fixed the GSP timeouts.
   CHECK_FALSE(has(fix, "525.105.17"));
@@ -84,8 +51,8 @@ TEST_CASE("cuda.init-hang claims no GSP fix release and says what a reset ends",
 }
 
 TEST_CASE("cuda.libcuda-not-found and libraries.driver-userspace-missing name each distribution's package", "[rules][fixtures][fix-text]") {
-  gd::Finding finding = cuda_lib_finding("cuda.libcuda-not-found", "positive/no-driver-libraries.json");
-  std::string fix = fix_text(finding);
+  gd::Finding finding = finding_on("cuda.libcuda-not-found", "positive/no-driver-libraries.json");
+  std::string fix = all_fix_lines(finding);
   INFO(fix);
   // Debian's libcuda is libcuda1 (non-free); libnvidia-compute-<branch> is Ubuntu's.
   CHECK_FALSE(has(fix, "Debian/Ubuntu: sudo apt install libnvidia-compute"));
@@ -95,8 +62,8 @@ TEST_CASE("cuda.libcuda-not-found and libraries.driver-userspace-missing name ea
   CHECK(has(fix, "sudo env LD_LIBRARY_PATH=\"$LD_LIBRARY_PATH\" gpudoctor"));
   CHECK(has(fix, "/usr/lib/wsl/lib"));
 
-  gd::Finding missing = cuda_lib_finding("libraries.driver-userspace-missing", "positive/container-started-without-gpus.json");
-  std::string missing_fix = fix_text(missing);
+  gd::Finding missing = finding_on("libraries.driver-userspace-missing", "positive/container-started-without-gpus.json");
+  std::string missing_fix = all_fix_lines(missing);
   INFO(missing_fix);
   CHECK(has(missing_fix, "Debian host: sudo apt install libcuda1"));
   CHECK(has(missing_fix, "nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml"));
@@ -108,8 +75,8 @@ TEST_CASE("cuda.libcuda-not-found and libraries.driver-userspace-missing name ea
 
 TEST_CASE("cuda.stub-libcuda checks the file ldconfig's link resolves to", "[rules][fixtures][fix-text]") {
   // ldconfig -p prints the soname link (.../libcuda.so.1), never libcuda.so.<version>.
-  gd::Finding finding = cuda_lib_finding("cuda.stub-libcuda", "positive/stubs-on-ld-library-path.json");
-  std::string fix = fix_text(finding);
+  gd::Finding finding = finding_on("cuda.stub-libcuda", "positive/stubs-on-ld-library-path.json");
+  std::string fix = all_fix_lines(finding);
   INFO(fix);
   CHECK_FALSE(has(fix, "ldconfig -p | grep libcuda.so.1 must point at"));
   CHECK(has(fix, "readlink -f \"$(ldconfig -p | awk '/libcuda.so.1 /{print $NF; exit}')\""));
@@ -118,8 +85,8 @@ TEST_CASE("cuda.stub-libcuda checks the file ldconfig's link resolves to", "[rul
 
 TEST_CASE("cuda.no-device-while-nvml-sees-gpus does not expect major 195 for every node", "[rules][fixtures][fix-text]") {
   // nvidia-uvm gets a dynamic major (alloc_chrdev_region); /dev/nvidia-caps is a folder.
-  gd::Finding finding = cuda_lib_finding("cuda.no-device-while-nvml-sees-gpus", "positive/devnode-unusable.json");
-  std::string fix = fix_text(finding);
+  gd::Finding finding = finding_on("cuda.no-device-while-nvml-sees-gpus", "positive/devnode-unusable.json");
+  std::string fix = all_fix_lines(finding);
   INFO(fix);
   CHECK_FALSE(has(fix, "expect character devices with major 195, mode crw-rw-rw-"));
   CHECK(has(fix, "the major listed for nvidia-uvm in /proc/devices"));
@@ -127,8 +94,8 @@ TEST_CASE("cuda.no-device-while-nvml-sees-gpus does not expect major 195 for eve
 }
 
 TEST_CASE("the cuda rules say what their resets, reloads and filters cost", "[rules][fixtures][fix-text]") {
-  gd::Finding context = cuda_lib_finding("cuda.context-creation-fails", "positive/exclusive-process.json");
-  std::string context_fix = fix_text(context);
+  gd::Finding context = finding_on("cuda.context-creation-fails", "positive/exclusive-process.json");
+  std::string context_fix = all_fix_lines(context);
   INFO(context_fix);
   // 802 (fabric manager) is a cuInit result: cuInit failures never reach this rule.
   CHECK_FALSE(has(context_fix, "nvidia-fabricmanager"));
@@ -136,22 +103,22 @@ TEST_CASE("the cuda rules say what their resets, reloads and filters cost", "[ru
   CHECK(has(context_fix, "on the host with no CUDA process running: sudo rmmod nvidia_uvm"));
   CHECK(has(context_fix, "ends all work on it"));
 
-  gd::Finding init = cuda_lib_finding("cuda.init-failed", "positive/cuinit-999-uvm.json");
-  std::string init_fix = fix_text(init);
+  gd::Finding init = finding_on("cuda.init-failed", "positive/cuinit-999-uvm.json");
+  std::string init_fix = all_fix_lines(init);
   INFO(init_fix);
   CHECK(has(init_fix, "--security-opt seccomp=unconfined ... (a test only: it turns the syscall filter off)"));
   CHECK(has(init_fix, "on the host with no CUDA process running: sudo rmmod nvidia_uvm"));
   CHECK(has(init_fix, "CUDA_VISIBLE_DEVICES=<their UUIDs>"));
 
-  gd::Finding versions = cuda_lib_finding("libraries.several-libcuda-versions", "positive/stale-copy-in-usr-local-lib.json");
-  std::string versions_fix = fix_text(versions);
+  gd::Finding versions = finding_on("libraries.several-libcuda-versions", "positive/stale-copy-in-usr-local-lib.json");
+  std::string versions_fix = all_fix_lines(versions);
   INFO(versions_fix);
   CHECK(has(versions_fix, "sudo nvidia-uninstall (this removes that driver entirely"));
 }
 
 TEST_CASE("libraries.compat-libcuda-unsupported-gpu gives the mixed-GPU remedy and names the toolkit hook", "[rules][fixtures][fix-text]") {
-  gd::Finding finding = cuda_lib_finding("libraries.compat-libcuda-unsupported-gpu", "positive/mixed-datacenter-and-workstation-gpus.json");
-  std::string fix = fix_text(finding);
+  gd::Finding finding = finding_on("libraries.compat-libcuda-unsupported-gpu", "positive/mixed-datacenter-and-workstation-gpus.json");
+  std::string fix = all_fix_lines(finding);
   INFO(fix);
   CHECK(has(fix, "export CUDA_VISIBLE_DEVICES=<their UUIDs from nvidia-smi -L>"));
   CHECK(has(fix, "/etc/ld.so.conf.d/00-compat-*.conf"));

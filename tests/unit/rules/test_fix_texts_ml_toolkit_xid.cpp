@@ -11,44 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "rules/evaluator.hpp"
-#include "rules/facts_json.hpp"
-#include "rules/rule_files.hpp"
+#include "fixture_finding.hpp"
 
-#ifndef GD_SOURCE_DIR
-#error "GD_SOURCE_DIR must name the repository root"
-#endif
-
-namespace {
-
-namespace fs = std::filesystem;
-
-/// The finding `id` on the facts of tests/rules/<id>/<fixture>; fails the test when it does not fire.
-gd::Finding finding_on(const std::string& id, const std::string& fixture) {
-  static const gd::RuleLoadResult loaded =
-      gd::load_rules_from_path((fs::path(GD_SOURCE_DIR) / "rules").string());
-  REQUIRE(loaded.errors.empty());
-  fs::path file = fs::path(GD_SOURCE_DIR) / "tests" / "rules" / id / fixture;
-  std::ifstream in(file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  gd::Result<gd::FactSet> facts = gd::facts_from_json_text(text, file.string());
-  REQUIRE(facts);
-  gd::Evaluation evaluation = gd::evaluate(loaded.rules, *facts);
-  auto it = std::find_if(evaluation.findings.begin(), evaluation.findings.end(),
-                         [&](const gd::Finding& f) { return f.id == id; });
-  REQUIRE(it != evaluation.findings.end());
-  return *it;
-}
-
-std::string all_fix_lines(const gd::Finding& finding) {
-  std::string out;
-  for (const std::string& line : finding.fix) out += line + "\n";
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
+using gd::test::all_fix_lines;
+using gd::test::finding_on;
+using gd::test::has;
 
 TEST_CASE("toolkit.host-compiler-unsupported sets CC and CXX, not only NVCC_CCBIN", "[rules][fixtures][fix-text]") {
   // torch.utils.cpp_extension passes $CC to nvcc as -ccbin, which overrides NVCC_CCBIN, and checks
