@@ -48,6 +48,25 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"lib.libnvidia_ml.resolved_vs_module", T::string,
              "predicted libnvidia-ml's version against the loaded kernel module's: same, older or newer"},
     FactSpec{"lib.libcudart.copies", T::list, "every libcudart (CUDA runtime) file on the search path: 'path version'"},
+    // A driver library where the loader looks that it cannot map (probes/shared/elf_load_check)
+    FactSpec{"lib.libcuda.unloadable", T::string,
+             "what keeps the loader from mapping the libcuda.so.1 it finds: empty, too-short, not-elf, byte-order, "
+             "not-shared-object, program-headers-cut, segments-cut, sections-cut, directory, or (skipped, nothing else "
+             "found) wrong-class, wrong-machine, unreadable (absent: it finds a loadable one, or none)"},
+    FactSpec{"lib.libcuda.unloadable_path", T::string, "that libcuda file, as the loader finds it (-> the file its links lead to)"},
+    FactSpec{"lib.libcuda.unloadable_size", T::integer, "that libcuda file's size in bytes"},
+    FactSpec{"lib.libcuda.unloadable_text", T::string, "what is wrong with that libcuda file and what the loader does with it"},
+    FactSpec{"lib.libnvidia_ml.unloadable", T::string,
+             "what keeps the loader from mapping the libnvidia-ml.so.1 it finds (values as lib.libcuda.unloadable)"},
+    FactSpec{"lib.libnvidia_ml.unloadable_path", T::string, "that libnvidia-ml file, as the loader finds it"},
+    FactSpec{"lib.libnvidia_ml.unloadable_size", T::integer, "that libnvidia-ml file's size in bytes"},
+    FactSpec{"lib.libnvidia_ml.unloadable_text", T::string, "what is wrong with that libnvidia-ml file"},
+    FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable", T::string,
+             "what keeps the loader from mapping the libnvidia-ptxjitcompiler.so.1 (libcuda's PTX JIT compiler) it finds "
+             "(values as lib.libcuda.unloadable)"},
+    FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable_path", T::string, "that PTX JIT compiler file, as the loader finds it"},
+    FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable_size", T::integer, "that PTX JIT compiler file's size in bytes"},
+    FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable_text", T::string, "what is wrong with that PTX JIT compiler file"},
     // Places some systems keep the driver outside the usual folders
     FactSpec{"lib.nixos.opengl_driver_present", T::boolean, "/run/opengl-driver/lib exists (NixOS puts the driver's libraries there)"},
     FactSpec{"lib.wsl.present", T::boolean, "/usr/lib/wsl/lib exists (WSL2: the Windows driver's libcuda)"},

@@ -200,12 +200,15 @@ void set_resolution(FactSet& facts, const Library& lib, const Resolution& res, c
     return;
   }
   if (!res.file) {
+    std::string why = res.broken ? fmt::format("{} is where the loader looks, but it cannot be loaded: {}", res.broken->path,
+                                               res.broken->problem_text)
+                                 : std::string(lib.soname) + " is in none of the folders the loader searches";
     for (std::string_view suffix : all) {
       if (!declared(suffix)) continue;
       if (suffix == ".resolved_via") {
         facts.set(p + ".resolved_via", std::string("none"), src);
       } else {
-        facts.set_absent(p + std::string(suffix), src, std::string(lib.soname) + " is in none of the folders the loader searches");
+        facts.set_absent(p + std::string(suffix), src, why);
       }
     }
     return;
@@ -239,6 +242,32 @@ void set_resolution(FactSet& facts, const Library& lib, const Resolution& res, c
       facts.set(vs, std::string(*cmp == 0 ? "same" : *cmp < 0 ? "older" : "newer"), src);
     }
   }
+}
+
+/// libcuda's PTX JIT compiler: only checked for loadability (libcuda dlopens it by soname, through
+/// the same search), not listed.
+constexpr Library k_ptx_jit = {"libnvidia-ptxjitcompiler.so", "libnvidia-ptxjitcompiler.so.1", "lib.libnvidia_ptxjitcompiler", true};
+
+/// <prefix>.unloadable*: the file where the loader looks that it cannot map, if any.
+void set_unloadable(FactSet& facts, std::string_view prefix, const Resolution& res) {
+  std::string p(prefix);
+  std::string src(k_src_search);
+  auto names = {".unloadable", ".unloadable_path", ".unloadable_size", ".unloadable_text"};
+  if (!res.unknown_reason.empty() && !res.broken) {
+    for (std::string_view suffix : names) facts.set_unknown(p + std::string(suffix), res.unknown_reason, src);
+    return;
+  }
+  if (!res.broken) {
+    std::string why = res.file ? "the loader maps " + res.file->path : "no file of that name where the loader looks";
+    for (std::string_view suffix : names) facts.set_absent(p + std::string(suffix), src, why);
+    return;
+  }
+  const LibraryFile& file = *res.broken;
+  std::string path = file.real_path == file.path ? file.path : fmt::format("{} (-> {})", file.path, file.real_path);
+  facts.set(p + ".unloadable", std::string(to_string(file.problem)), file.real_path);
+  facts.set(p + ".unloadable_path", path, file.real_path);
+  facts.set(p + ".unloadable_size", static_cast<std::int64_t>(file.size), file.real_path);
+  facts.set(p + ".unloadable_text", file.problem_text, file.real_path);
 }
 
 void set_copies(FactSet& facts, const Library& lib, const Inventory& inv) {
@@ -328,10 +357,12 @@ void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
     }
     Resolution res = predict_library(host, inputs, lib.soname, lib.stem);
     set_resolution(facts, lib, res, facts);
+    set_unloadable(facts, lib.fact, res);
     if (lib.stem == "libcuda.so") {
       unchecked = res.unchecked;
     }
   }
+  set_unloadable(facts, k_ptx_jit.fact, predict_library(host, inputs, k_ptx_jit.soname, k_ptx_jit.stem));
   facts.set("lib.ld_library_path.unchecked", unchecked, "env:LD_LIBRARY_PATH");
 
   set_dir_present(host, facts, "lib.nixos.opengl_driver_present", k_nixos_driver_dir);

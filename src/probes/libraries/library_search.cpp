@@ -16,23 +16,57 @@ constexpr std::array<Triplet, 2> k_triplets = {{
     {"aarch64", "aarch64-linux-gnu"},
 }};
 
-/// The file the loader would open for `soname` in `dir`, when it exists and can be mapped.
-std::optional<LibraryFile> usable_in(Host& host, const SearchInputs& inputs, std::string_view dir,
-                                     std::string_view soname, std::string_view stem) {
+/// What the loader finds for `soname` in one place.
+struct Found {
+  LoaderTakes takes = LoaderTakes::skips;
+  std::optional<LibraryFile> file;  ///< empty: nothing there
+};
+
+/// The file the loader would open for `soname` in `dir`, and what it does with it.
+Found look_in(Host& host, const SearchInputs& inputs, std::string_view dir, std::string_view soname, std::string_view stem) {
   std::string path = std::string(dir);
   if (path.empty() || path.back() != '/') {
     path += '/';
   }
   path += soname;
   auto st = host.stat(path);
-  if (!st || st->kind != FileKind::regular) {
-    return std::nullopt;  // ENOENT, a broken link or a folder: the loader tries the next place
+  if (!st || (st->kind != FileKind::regular && st->kind != FileKind::directory)) {
+    return {};  // ENOENT, a broken link: the loader tries the next place
   }
   LibraryFile file = inspect_library_file(host, path, stem, true, inputs.arch);
-  if (file.elf == ElfCheck::foreign || file.elf == ElfCheck::not_elf) {
-    return std::nullopt;  // "wrong ELF class" / "invalid ELF header": skipped, search goes on
+  LoaderTakes takes = loader_takes(file.problem);
+  if (file.problem == LoadProblem::none && (file.elf == ElfCheck::foreign || file.elf == ElfCheck::not_elf)) {
+    takes = LoaderTakes::skips;  // an architecture the check has no table row for
   }
-  return file;
+  return {takes, std::move(file)};
+}
+
+/// Takes what one place gave: true when the search ends there.
+bool settle(Found found, ResolvedVia via, Resolution& out) {
+  if (!found.file) {
+    return false;
+  }
+  switch (found.takes) {
+    case LoaderTakes::maps:
+      out.via = via;
+      if (found.file->problem != LoadProblem::none) {
+        out.broken = *found.file;
+      } else {
+        out.broken.reset();  // a copy skipped earlier no longer matters
+      }
+      out.file = std::move(found.file);
+      return true;
+    case LoaderTakes::fails:
+      out.via = via;
+      out.broken = std::move(found.file);
+      return true;
+    case LoaderTakes::skips:
+      if (!out.broken && found.file->problem != LoadProblem::none) {
+        out.broken = std::move(found.file);
+      }
+      return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -129,9 +163,7 @@ Resolution predict_library(Host& host, const SearchInputs& inputs, std::string_v
       out.unchecked.push_back(entry);
       continue;
     }
-    if (auto file = usable_in(host, inputs, entry, soname, stem)) {
-      out.via = ResolvedVia::ld_library_path;
-      out.file = std::move(file);
+    if (settle(look_in(host, inputs, entry, soname, stem), ResolvedVia::ld_library_path, out)) {
       return out;
     }
   }
@@ -146,23 +178,21 @@ Resolution predict_library(Host& host, const SearchInputs& inputs, std::string_v
       std::string_view value = entry->value;
       std::size_t slash = value.rfind('/');
       if (slash != std::string_view::npos && base_name(value) == soname) {
-        if (auto file = usable_in(host, inputs, value.substr(0, slash), soname, stem)) {
-          out.via = ResolvedVia::ld_so_cache;
-          out.file = std::move(file);
+        if (settle(look_in(host, inputs, value.substr(0, slash), soname, stem), ResolvedVia::ld_so_cache, out)) {
           return out;
         }
       } else if (host.stat(value)) {
-        out.via = ResolvedVia::ld_so_cache;
-        out.file = inspect_library_file(host, std::string(value), stem, true, inputs.arch);
-        return out;
+        Found found{LoaderTakes::maps, inspect_library_file(host, std::string(value), stem, true, inputs.arch)};
+        found.takes = loader_takes(found.file->problem);
+        if (settle(std::move(found), ResolvedVia::ld_so_cache, out)) {
+          return out;
+        }
       }
     }
   }
   // 4. The loader's built-in folders.
   for (const std::string& dir : inputs.default_dirs) {
-    if (auto file = usable_in(host, inputs, dir, soname, stem)) {
-      out.via = ResolvedVia::default_dirs;
-      out.file = std::move(file);
+    if (settle(look_in(host, inputs, dir, soname, stem), ResolvedVia::default_dirs, out)) {
       return out;
     }
   }

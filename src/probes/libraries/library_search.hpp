@@ -53,12 +53,16 @@ std::string_view to_string(ResolvedVia via);
 struct Resolution {
   ResolvedVia via = ResolvedVia::none;
   std::optional<LibraryFile> file;      ///< the file the loader would map
+  /// A file there that the loader cannot map: where it stops with an error (then `file` is empty),
+  /// or the first it skipped when it finds nothing else; also a cut copy it maps anyway (= `file`).
+  std::optional<LibraryFile> broken;
   std::vector<std::string> unchecked;   ///< LD_LIBRARY_PATH entries ahead of it that could not be evaluated
   std::string unknown_reason;           ///< non-empty: the result cannot be told (cache unreadable, ...)
 };
 
 /// Predicts the file the loader maps for `soname` ("libcuda.so.1") of library `stem`
-/// ("libcuda.so"). Files of another ELF class or machine are skipped, as open_verify() does.
+/// ("libcuda.so"). Files of another ELF class or machine, and files it cannot open, are skipped,
+/// as open_verify() does; an empty, non-ELF or cut file ends the search with an error.
 Resolution predict_library(Host& host, const SearchInputs& inputs, std::string_view soname, std::string_view stem);
 
 }  // namespace gd

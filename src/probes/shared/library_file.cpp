@@ -68,6 +68,20 @@ bool has_folder(std::string_view path, std::string_view folder) {
   return path.find("/" + std::string(folder) + "/") != std::string_view::npos;
 }
 
+/// The loader's verdict on the file, with its program headers read when the header names them.
+void check_load(Host& host, LibraryFile& file, std::string_view head, std::string_view arch) {
+  std::optional<std::string> table;
+  if (auto range = program_header_range(head); range && range->first + range->second <= file.size) {
+    if (auto bytes = host.read_range(file.path, range->first, range->second); bytes && bytes->size() == range->second) {
+      table = std::move(*bytes);
+    }
+  }
+  LoadCheck check = check_elf_load(head, file.size, native_elf_ident(arch),
+                                   table ? std::optional<std::string_view>(*table) : std::nullopt);
+  file.problem = check.problem;
+  file.problem_text = std::move(check.text);
+}
+
 }  // namespace
 
 std::optional<ElfIdent> parse_elf_ident(std::string_view head) {
@@ -189,12 +203,23 @@ LibraryFile inspect_library_file(Host& host, std::string path, std::string_view 
   if (!file.exists) {
     return file;
   }
+  file.size = st->size;
+  if (st->kind == FileKind::directory) {
+    file.problem = LoadProblem::directory;
+    file.problem_text = "a directory, not a file: the loader stops there with \"cannot read file data: Is a directory\"";
+    return file;
+  }
   auto head = host.read_range(file.path, 0, k_elf_head);
   if (!head) {
     file.elf = ElfCheck::unknown;
     file.error = "ELF header: " + head.error().describe();
+    if (head.error().code == EACCES) {
+      file.problem = LoadProblem::unreadable;
+      file.problem_text = "cannot be opened (" + head.error().describe() + "): the loader skips it";
+    }
     return file;
   }
+  check_load(host, file, *head, arch);
   auto ident = parse_elf_ident(*head);
   if (!ident) {
     file.elf = ElfCheck::not_elf;

@@ -8,15 +8,10 @@
 #include <string>
 #include <string_view>
 
+#include "probes/shared/elf_load_check.hpp"
 #include "sys/host.hpp"
 
 namespace gd {
-
-/// e_ident and e_machine of an ELF header (the first 20 bytes of the file).
-struct ElfIdent {
-  int elf_class = 0;           ///< 1 = ELFCLASS32, 2 = ELFCLASS64
-  std::uint16_t machine = 0;   ///< EM_* (3 i386, 62 x86-64, 183 AArch64)
-};
 
 /// Parses the start of a file; nullopt when it is not ELF (no \x7fELF magic, or cut short).
 std::optional<ElfIdent> parse_elf_ident(std::string_view head);
@@ -58,6 +53,9 @@ struct LibraryFile {
   bool exists = false;     ///< stat succeeded (links followed)
   bool broken_link = false;  ///< a link whose target does not exist
   std::string error;       ///< why the file or its header could not be read
+  std::uint64_t size = 0;  ///< bytes, links followed
+  LoadProblem problem = LoadProblem::none;  ///< what keeps the loader from mapping it (elf_load_check.hpp)
+  std::string problem_text;                 ///< what is wrong, in words
 };
 
 /// Looks at `path` (which lstat found) for library `stem` ("libcuda.so").

@@ -41,6 +41,12 @@ void probe_target_host(Host&, const ProbeOptions& options, FactSet& facts) {
   const std::string from_driver = "--target-driver " + target.driver;
   facts.set("target.gpu", describe(gpu), from_gpu);
   facts.set("target.driver", target.driver, from_driver);
+  if (target.image_config.empty()) {
+    facts.set_absent("target.image_config", "--image-config",
+                     "no image configuration: the image's variables and PATH are not known (the runtime's default PATH is used)");
+  } else {
+    facts.set("target.image_config", target.image_config, "--image-config");
+  }
 
   // One GPU of the target's kind, as the PCI probe would record it.
   facts.set("pci.nvidia_gpu_count", std::int64_t{1}, from_gpu);
@@ -97,6 +103,13 @@ void probe_target_libraries(Host&, const ProbeOptions& options, FactSet& facts) 
   if (fact && fact->state == FactState::absent) {
     facts.set_unknown("lib.libcuda.resolved", "pre-flight: the container runtime injects the target driver's libraries",
                       "preflight");
+  }
+  // The runtime mounts the target's libraries over whatever the image holds at those paths.
+  for (std::string_view name : {"lib.libcuda.unloadable", "lib.libnvidia_ml.unloadable", "lib.libnvidia_ptxjitcompiler.unloadable"}) {
+    if (facts.get_string(name)) {
+      facts.set_unknown(name, "pre-flight: the container runtime mounts the target driver's libraries over the image's",
+                        "preflight");
+    }
   }
 }
 

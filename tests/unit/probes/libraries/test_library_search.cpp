@@ -84,15 +84,45 @@ TEST_CASE("library search: files of another class or machine are skipped", "[pro
   install(tree, "/usr/lib/i386-linux-gnu", "580.159.04", "libcuda.i386.so");
   install(tree, "/opt/arm", "580.159.04", "libcuda.aarch64.so");
   install(tree, "/usr/lib/x86_64-linux-gnu", "580.159.04");
-  tree.file("/opt/script/libcuda.so.1", "/* GNU ld script */\n");
   tree.link("/opt/broken/libcuda.so.1", "libcuda.so.999.1.1");
   SearchInputs in;
-  in.library_path = {"/usr/lib/i386-linux-gnu", "/opt/arm", "/opt/script", "/opt/broken"};
+  in.library_path = {"/usr/lib/i386-linux-gnu", "/opt/arm", "/opt/broken"};
   in.default_dirs = k_debian_defaults;
   auto res = predict(tree, in);
   CHECK(res.via == ResolvedVia::default_dirs);
   REQUIRE(res.file);
   CHECK(res.file->path == "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  CHECK_FALSE(res.broken);  // the skipped copies do not matter once a loadable one is found
+
+  // Nothing loadable after them: the first skipped copy is what dlopen fails on ("wrong ELF class").
+  in.default_dirs = {"/nowhere"};
+  res = predict(tree, in);
+  CHECK_FALSE(res.file);
+  REQUIRE(res.broken);
+  CHECK(res.broken->problem == gd::LoadProblem::wrong_class);
+  CHECK(res.broken->path == "/usr/lib/i386-linux-gnu/libcuda.so.1");
+}
+
+TEST_CASE("library search: an empty, non-ELF or cut file ends the search", "[probes][library_search]") {
+  // glibc's open_verify() raises "file too short" / "invalid ELF header" / "cannot read file data"
+  // at once (measured with glibc 2.36: dlopen fails though a good copy follows in LD_LIBRARY_PATH).
+  TempTree tree;
+  install(tree, "/usr/lib/x86_64-linux-gnu", "580.159.04");
+  tree.file("/opt/script/libcuda.so.1", "/* GNU ld script */\n");
+  tree.file("/opt/empty/libcuda.so.1", "");
+  std::string elf = gd::test::elf_fixture("libcuda.x86_64.so");
+  tree.file("/opt/cut/libcuda.so.1", elf.substr(0, 100));
+  SearchInputs in;
+  in.default_dirs = k_debian_defaults;
+  for (auto [dir, problem] : {std::pair{"/opt/script", gd::LoadProblem::too_short}, std::pair{"/opt/empty", gd::LoadProblem::empty},
+                              std::pair{"/opt/cut", gd::LoadProblem::program_headers_cut}}) {
+    in.library_path = {dir, "/usr/lib/x86_64-linux-gnu"};
+    auto res = predict(tree, in);
+    CHECK_FALSE(res.file);
+    REQUIRE(res.broken);
+    CHECK(res.broken->problem == problem);
+    CHECK(res.via == ResolvedVia::ld_library_path);
+  }
 }
 
 TEST_CASE("library search: ld.so.cache, then the default folders", "[probes][library_search]") {
