@@ -114,6 +114,12 @@ constexpr FactSpec k_facts[] = {
              "the extension-build toolkit's CUDA against torch.cuda: same, minor-differs or major-differs"},
     FactSpec{"ml.toolkit_above_driver", T::boolean,
              "the extension-build toolkit's CUDA version is above the driver's (its binaries fail with 35 or 222)"},
+    FactSpec{"ml.toolkit_driver_branch", T::integer,
+             "the driver branch released with the extension-build toolkit's CUDA version (570 for 12.8): what runs "
+             "everything it builds, PTX JIT and its newest API calls included"},
+    FactSpec{"ml.toolkit_major_driver_branch", T::integer,
+             "the first driver branch of the extension-build toolkit's CUDA major (525 for 12.x, 580 for 13.x): "
+             "below it what the toolkit builds fails with cudaErrorInsufficientDriver (35)"},
     FactSpec{"ml.ld_library_path_shadows_wheels", T::list,
              "CUDA libraries in LD_LIBRARY_PATH folders that the loader picks ahead of the nvidia-* wheels' own, "
              "of their major but an older minor (a newer one keeps the older one's symbols): "

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "probes/shared/driver_cuda_versions.hpp"
+
 
 namespace gd {
 namespace {
@@ -222,14 +224,36 @@ void frameworks_vs_driver(FactSet& facts, std::optional<MajorMinor> driver) {
   }
 }
 
+/// The driver branches the extension-build toolkit needs: the one released with its version (every
+/// feature, PTX JIT of its output) and its major's first (minor-version compatibility runs its SASS).
+void toolkit_driver_branches(FactSet& facts, MajorMinor toolkit) {
+  const std::string source = "toolkit.build.version vs the driver branch table (probes/shared/driver_cuda_versions)";
+  const std::string version = std::to_string(toolkit.major) + "." + std::to_string(toolkit.minor);
+  if (auto branch = driver_branch_for_cuda(toolkit.major, toolkit.minor)) {
+    facts.set("ml.toolkit_driver_branch", static_cast<std::int64_t>(*branch), source);
+  } else {
+    facts.set_unknown("ml.toolkit_driver_branch", "CUDA " + version + " is newer than gpudoctor's driver branch table",
+                      source);
+  }
+  if (auto branch = first_driver_branch_for_cuda_major(toolkit.major)) {
+    facts.set("ml.toolkit_major_driver_branch", static_cast<std::int64_t>(*branch), source);
+  } else {
+    facts.set_unknown("ml.toolkit_major_driver_branch",
+                      "gpudoctor's driver branch table has no branch of CUDA " + std::to_string(toolkit.major), source);
+  }
+}
+
 void toolkit_vs_torch_and_driver(FactSet& facts, std::optional<MajorMinor> driver) {
   auto toolkit_text = facts.get_string("toolkit.build.version");
   auto toolkit = toolkit_text ? major_minor(*toolkit_text) : std::nullopt;
   if (!toolkit) {
     carry_state(facts, "ml.nvcc_vs_torch", "toolkit.build.version", "no CUDA toolkit found");
     carry_state(facts, "ml.toolkit_above_driver", "toolkit.build.version", "no CUDA toolkit found");
+    carry_state(facts, "ml.toolkit_driver_branch", "toolkit.build.version", "no CUDA toolkit found");
+    carry_state(facts, "ml.toolkit_major_driver_branch", "toolkit.build.version", "no CUDA toolkit found");
     return;
   }
+  toolkit_driver_branches(facts, *toolkit);
   auto torch_text = facts.get_string("torch.cuda");
   auto torch_cuda = torch_text ? major_minor(*torch_text) : std::nullopt;
   if (torch_cuda) {

@@ -55,4 +55,32 @@ std::optional<std::string> cuda_version_for_driver(std::string_view driver_versi
   return std::nullopt;
 }
 
+namespace {
+
+/// "12.8" -> {12, 8}.
+bool parse_major_minor(std::string_view text, int& major, int& minor) {
+  const char* end = text.data() + text.size();
+  auto first = std::from_chars(text.data(), end, major);
+  if (first.ec != std::errc() || first.ptr == end || *first.ptr != '.') {
+    return false;
+  }
+  auto second = std::from_chars(first.ptr + 1, end, minor);
+  return second.ec == std::errc() && second.ptr == end;
+}
+
+}  // namespace
+
+std::optional<int> driver_branch_for_cuda(int major, int minor) {
+  for (const BranchCuda& row : k_branches) {  // rows ascend by branch and CUDA version
+    int row_major = 0;
+    int row_minor = 0;
+    if (parse_major_minor(row.cuda, row_major, row_minor) && row_major == major && row_minor >= minor) {
+      return row.branch;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> first_driver_branch_for_cuda_major(int major) { return driver_branch_for_cuda(major, 0); }
+
 }  // namespace gd

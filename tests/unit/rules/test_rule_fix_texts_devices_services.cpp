@@ -64,11 +64,13 @@ TEST_CASE("devices.open-eperm warns before restarting the Docker daemon on a Kub
   CHECK(any_fix_contains(rule, "stops running containers unless live-restore is enabled"));
 }
 
-TEST_CASE("nvml.driver-library-mismatch says what reloading the modules ends", "[rules][fixes]") {
-  // rmmod nvidia fails while nvidia_peermem, persistenced or fabric manager hold it, and ends the
-  // desktop session; dnf has no "exclude" step that pins a version (python3-dnf-plugin-versionlock).
+TEST_CASE("nvml.driver-library-mismatch says what holds the modules before reloading them", "[rules][fixes]") {
+  // rmmod nvidia fails while nvidia_peermem, persistenced, fabric manager, the desktop session or any
+  // process holds it (it ends none of them: issue 23's review); dnf has no "exclude" step that pins a
+  // version (python3-dnf-plugin-versionlock).
   gd::Rule rule = load_rule("nvml.driver-library-mismatch");
-  CHECK(any_fix_contains(rule, "ends every process using the GPU"));
+  CHECK_FALSE(any_fix_contains(rule, "ends every process using the GPU"));
+  CHECK(any_fix_contains(rule, "first stop every process using the GPU"));
   CHECK(any_fix_contains(rule, "nvidia_peermem"));
   CHECK(any_fix_contains(rule, "sudo dnf versionlock add"));
 }

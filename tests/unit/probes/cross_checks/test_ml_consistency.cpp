@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "fact_access.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
@@ -138,6 +142,33 @@ TEST_CASE("the toolkit against torch and the driver; jax and cupy against the dr
   CHECK(run(facts).get_bool("ml.toolkit_above_driver") == false);
   facts.set("toolkit.build.version", std::string("12.8.93"));
   CHECK(run(facts).get_string("ml.nvcc_vs_torch") == "same");
+}
+
+TEST_CASE("the driver branches a toolkit needs: its own release's and its major's first", "[ml]") {
+  // Minor-version compatibility (CUDA compatibility guide): any 12.x build runs on 525+, any 13.x on
+  // 580+; the toolkit's own release came with one branch (12.8: 570; 12.7: 570, 565 not tabled).
+  FactSet facts = host("NVIDIA H200", "9.0", "12.8", "12.4", {"sm_90"}, {});
+  const std::vector<std::tuple<std::string, std::int64_t, std::int64_t>> cases = {
+      {"12.8.93", 570, 525}, {"12.7.0", 570, 525}, {"12.0.1", 525, 525}, {"13.0.88", 580, 580},
+      {"13.2.51", 595, 580}, {"11.8.89", 520, 450},
+  };
+  for (const auto& [version, branch, major_branch] : cases) {
+    INFO(version);
+    facts.set("toolkit.build.version", version);
+    FactSet out = run(facts);
+    CHECK(out.get_int("ml.toolkit_driver_branch") == branch);
+    CHECK(out.get_int("ml.toolkit_major_driver_branch") == major_branch);
+  }
+  // Newer than the table: unknown with the reason, never a made-up branch.
+  facts.set("toolkit.build.version", std::string("13.9.0"));
+  FactSet out = run(facts);
+  CHECK(state_of(out, "ml.toolkit_driver_branch") == FactState::unknown);
+  CHECK(out.get_int("ml.toolkit_major_driver_branch") == 580);
+  facts.set("toolkit.build.version", std::string("14.0.0"));
+  CHECK(state_of(run(facts), "ml.toolkit_major_driver_branch") == FactState::unknown);
+  // No toolkit: absent, like the other toolkit facts.
+  FactSet no_toolkit = host("NVIDIA H200", "9.0", "12.8", "12.8", {"sm_90"}, {});
+  CHECK(state_of(run(no_toolkit), "ml.toolkit_driver_branch") == FactState::absent);
 }
 
 TEST_CASE("no torch, a CPU torch, unknown architectures: absent or unknown, never a false finding", "[ml]") {
