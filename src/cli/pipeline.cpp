@@ -101,6 +101,7 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   if (options.probe.target) {
     capture.target_gpu_option = options.probe.target->gpu.given;
     capture.target_driver_option = options.probe.target->driver;
+    capture.target_image_config = options.probe.target->image_config;
   }
   RecordingHost recorder(host, capture);
   // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
@@ -129,7 +130,10 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
 }
 
 int exit_code_for(const Report& report, Severity fail_on) {
+  // A health check (--scope node) fails a node only on what CUDA confirmed or the files prove.
+  const bool node = report.run.scope == "node";
   for (const auto& finding : report.findings) {
+    if (node && !finding.confirmed) continue;
     if (static_cast<int>(finding.severity) >= static_cast<int>(fail_on) && finding.severity != Severity::info) {
       return static_cast<int>(ExitCode::problems_found);
     }

@@ -30,6 +30,7 @@ typedef nvmlReturn_t (*nvml_pci_fn)(nvmlDevice_t, nvmlPciInfo_t*); /* nvmlDevice
  * below for LP64, the only ABI the helper is built for. ---- */
 enum {
   k_nvml_not_supported = 3,             /* NVML_ERROR_NOT_SUPPORTED */
+  k_nvml_not_found = 6,                 /* NVML_ERROR_NOT_FOUND: no MIG device at that index */
   k_nvml_insufficient_size = 7,         /* NVML_ERROR_INSUFFICIENT_SIZE */
   k_nvml_argument_version_mismatch = 25, /* NVML_ERROR_ARGUMENT_VERSION_MISMATCH */
   k_nvml_memory_uncorrected = 1,        /* NVML_MEMORY_ERROR_TYPE_UNCORRECTED */
@@ -91,5 +92,8 @@ typedef nvmlReturn_t (*nvml_device_fn)(nvmlDevice_t);                     /* Val
 typedef nvmlReturn_t (*nvml_fields_fn)(nvmlDevice_t, int, nvmlFieldValue_t*);
 typedef nvmlReturn_t (*nvml_fabric_fn)(nvmlDevice_t, void*);              /* GpuFabricInfo(V) */
 typedef nvmlReturn_t (*nvml_processes_fn)(nvmlDevice_t, unsigned int*, void*); /* ComputeRunningProcesses */
+typedef struct { unsigned long long total, free, used; } nvmlMemory_t;   /* nvmlDeviceGetMemoryInfo (v1) */
+typedef nvmlReturn_t (*nvml_memory_fn)(nvmlDevice_t, nvmlMemory_t*);
+typedef nvmlReturn_t (*nvml_mig_handle_fn)(nvmlDevice_t, unsigned int, nvmlDevice_t*); /* MigDeviceHandleByIndex */
 
 #endif

@@ -5,6 +5,7 @@
 #include "nvml_health.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,10 @@ void load_nvml_health_api(void* lib, struct gd_nvml_health_api* api) {
   LOAD_FN(api->pcie_width_max, lib, "nvmlDeviceGetMaxPcieLinkWidth");
   LOAD_FN(api->fabric_v, lib, "nvmlDeviceGetGpuFabricInfoV");
   LOAD_FN(api->fabric_v1, lib, "nvmlDeviceGetGpuFabricInfo");
+  LOAD_FN(api->memory_info, lib, "nvmlDeviceGetMemoryInfo");
+  LOAD_FN(api->max_mig_devices, lib, "nvmlDeviceGetMaxMigDeviceCount");
+  LOAD_FN(api->mig_device_handle, lib, "nvmlDeviceGetMigDeviceHandleByIndex");
+  LOAD_FN(api->uuid, lib, "nvmlDeviceGetUUID");
   /* nvmlProcessInfo_t grew without a new symbol: 535.43-535.86's _v3 writes 32-byte entries
    * (usedGpuCcProtectedMemory), the others 24; those drivers have ConfComputeMemSizeInfo but
    * not RunningProcessDetailList (nvidia-settings' nvml.h per release; nvitop's rule). */
@@ -209,6 +214,8 @@ static void recovery_action(const struct gd_nvml_health_api* api, nvmlDevice_t d
   emit_int(key, value);
 }
 
+static void mig_devices(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix);
+
 static void modes(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix) {
   char key[128];
   key_of(key, sizeof key, prefix, "inforom");
@@ -253,6 +260,7 @@ static void modes(const struct gd_nvml_health_api* api, nvmlDevice_t device, con
     if (r == 0) {
       emit_sub_int(key, "current", current);
       emit_sub_int(key, "pending", pending);
+      if (current == 1) mig_devices(api, device, prefix);
     } else {
       emit_sub_int(key, "result", r);
     }
@@ -339,7 +347,109 @@ static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, co
   if (state == 3) emit_sub_int(key, "clique_id", clique);
 }
 
-/* Compute processes on the GPU, other than this helper (whose contexts exist by now). */
+/* The GPU's memory as NVML counts it (all processes, the driver's reservation included): with
+ * the processes' own use it tells a GPU that another job filled from one that is broken. */
+static void memory(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix) {
+  char key[128];
+  key_of(key, sizeof key, prefix, "memory");
+  if (api->memory_info == NULL) {
+    emit_missing(key, "nvmlDeviceGetMemoryInfo");
+    return;
+  }
+  nvmlMemory_t mem;
+  memset(&mem, 0, sizeof mem);
+  nvmlReturn_t r = api->memory_info(device, &mem);
+  if (r != 0) {
+    emit_sub_int(key, "result", r);
+    return;
+  }
+  emit_sub_int(key, "total_mib", (long long)(mem.total >> 20));
+  emit_sub_int(key, "used_mib", (long long)(mem.used >> 20));
+}
+
+/* A GPU in MIG mode is used through its MIG devices (a GPU instance with a compute instance):
+ * how many exist, whatever this process may open (nvidia-smi -L lists the same). */
+static void mig_devices(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix) {
+  char key[128];
+  key_of(key, sizeof key, prefix, "mig_devices");
+  if (api->max_mig_devices == NULL || api->mig_device_handle == NULL) {
+    emit_missing(key, api->max_mig_devices == NULL ? "nvmlDeviceGetMaxMigDeviceCount" : "nvmlDeviceGetMigDeviceHandleByIndex");
+    return;
+  }
+  unsigned int max = 0;
+  nvmlReturn_t r = api->max_mig_devices(device, &max);
+  if (r != 0) {
+    emit_sub_int(key, "result", r);
+    return;
+  }
+  if (max > 64) max = 64;  /* 7 on A100/H100/H200; a bound against a garbage answer */
+  unsigned int found = 0;
+  char uuids[k_max_value];
+  size_t used = 0;
+  uuids[0] = '\0';
+  for (unsigned int i = 0; i < max; ++i) {
+    nvmlDevice_t mig = NULL;
+    r = api->mig_device_handle(device, i, &mig);
+    if (r == k_nvml_not_found) continue;  /* no MIG device at this index */
+    if (r != 0) {
+      emit_sub_int(key, "result", r);
+      return;
+    }
+    ++found;
+    char uuid[k_text_buffer];
+    if (api->uuid != NULL && api->uuid(mig, uuid, sizeof uuid) == 0) {
+      uuid[sizeof uuid - 1] = '\0';
+      size_t len = strlen(uuid);
+      if (used + len + 2 < sizeof uuids) {
+        used += (size_t)snprintf(uuids + used, sizeof uuids - used, "%s%s", used ? "," : "", uuid);
+      }
+    }
+  }
+  emit_sub_int(key, "count", found);
+  if (used > 0) emit_sub(key, "uuids", uuids);
+}
+
+/* Whether the pids NVML reports are this process's pids: NVML gives host pids (the driver knows
+ * no PID namespaces), so a name read from /proc is right only in the host's PID namespace. The
+ * kernel's kthreadd is pid 2 there and in no other PID namespace. */
+static int in_host_pid_namespace(void) {
+  static int answer = -1;
+  if (answer >= 0) return answer;
+  char comm[32] = {0};
+  int fd = open("/proc/2/comm", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read(fd, comm, sizeof comm - 1) : -1;
+  if (fd >= 0) close(fd);
+  answer = n > 0 && strncmp(comm, "kthreadd\n", 9) == 0;
+  return answer;
+}
+
+/* The command name of a pid (/proc/PID/comm, at most 15 bytes), kept to characters that need no
+ * escaping in a comma-separated list; "?" when unreadable. */
+static void process_name(unsigned int pid, char* out, size_t size) {
+  char path[48];
+  snprintf(path, sizeof path, "/proc/%u/comm", pid);
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read(fd, out, size - 1) : -1;
+  if (fd >= 0) close(fd);
+  if (n <= 0) {
+    snprintf(out, size, "?");
+    return;
+  }
+  out[n] = '\0';
+  for (ssize_t i = 0; i < n; ++i) {
+    unsigned char c = (unsigned char)out[i];
+    if (c == '\n') {
+      out[i] = '\0';
+      break;
+    }
+    if (c < 0x20 || c >= 0x7f || c == ',' || c == '\\') out[i] = '_';
+  }
+  if (out[0] == '\0') snprintf(out, size, "?");
+}
+
+/* Compute processes on the GPU, other than this helper (whose contexts exist by now): their pids,
+ * the memory each holds (MiB; "?" where NVML cannot tell, e.g. without the right to see it) and,
+ * in the host's PID namespace, their names. */
 static void processes(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix) {
   char key[128];
   key_of(key, sizeof key, prefix, "processes");
@@ -357,20 +467,45 @@ static void processes(const struct gd_nvml_health_api* api, nvmlDevice_t device,
     count = room;
     r = api->processes(device, &count, buffer);
     if (r == 0) {
-      char pids[k_max_value];
-      size_t used = 0;
+      char pids[k_max_value], used_mib[k_max_value], names[k_max_value];
+      size_t pids_len = 0, used_len = 0, names_len = 0;
       unsigned int others = 0;
       pid_t self = getpid();
+      const int named = in_host_pid_namespace();
+      int names_full = 0;
       for (unsigned int i = 0; i < count && i < room; ++i) {
         unsigned int pid;
-        memcpy(&pid, buffer + (size_t)i * api->process_stride, sizeof pid);  /* pid is the first field */
+        unsigned long long bytes;
+        const unsigned char* entry = buffer + (size_t)i * api->process_stride;
+        memcpy(&pid, entry, sizeof pid);        /* pid is the first field */
+        memcpy(&bytes, entry + 8, sizeof bytes); /* usedGpuMemory the second, at 8 in every version */
         if ((pid_t)pid == self || pid == 0) continue;
         ++others;
-        if (used + 12 < sizeof pids) used += (size_t)snprintf(pids + used, sizeof pids - used, "%s%u", used ? "," : "", pid);
+        if (pids_len + 12 >= sizeof pids || used_len + 24 >= sizeof used_mib) continue;  /* the count stays right */
+        pids_len += (size_t)snprintf(pids + pids_len, sizeof pids - pids_len, "%s%u", pids_len ? "," : "", pid);
+        /* NVML_VALUE_NOT_AVAILABLE is all ones */
+        if (bytes == ~0ULL) {
+          used_len += (size_t)snprintf(used_mib + used_len, sizeof used_mib - used_len, "%s?", used_len ? "," : "");
+        } else {
+          used_len += (size_t)snprintf(used_mib + used_len, sizeof used_mib - used_len, "%s%llu", used_len ? "," : "", bytes >> 20);
+        }
+        if (named) {
+          char name[32];
+          process_name(pid, name, sizeof name);
+          if (names_full || names_len + strlen(name) + 2 >= sizeof names) {
+            names_full = 1;  /* the names stay aligned with the pids: a shorter list, never a shifted one */
+          } else {
+            names_len += (size_t)snprintf(names + names_len, sizeof names - names_len, "%s%s", names_len ? "," : "", name);
+          }
+        }
       }
       free(buffer);
       emit_sub_int(key, "count", others);
-      if (others > 0) emit_sub(key, "pids", pids);
+      if (others > 0) {
+        emit_sub(key, "pids", pids);
+        emit_sub(key, "used_mib", used_mib);
+        if (named) emit_sub(key, "names", names);
+      }
       return;
     }
     free(buffer);
@@ -390,5 +525,6 @@ void probe_nvml_health(const struct gd_nvml_health_api* api, nvmlDevice_t device
   modes(api, device, prefix);
   pcie(api, device, prefix);
   fabric(api, device, prefix);
+  memory(api, device, prefix);
   processes(api, device, prefix);
 }

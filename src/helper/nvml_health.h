@@ -1,6 +1,7 @@
 /* One GPU's health as NVML reports it (nvml_health.c): ECC, row remapping, retired pages, the
  * driver's recovery action, InfoROM, persistence, compute and MIG modes, clock event reasons,
- * the PCIe link, the NVLink fabric and the compute processes. */
+ * the PCIe link, the NVLink fabric, the memory in use and the compute processes with theirs, and
+ * the MIG devices of a GPU in MIG mode. */
 #ifndef GD_HELPER_NVML_HEALTH_H
 #define GD_HELPER_NVML_HEALTH_H
 
@@ -24,6 +25,10 @@ struct gd_nvml_health_api {
   nvml_int_fn performance_state;
   nvml_uint_fn pcie_gen_current, pcie_gen_max, pcie_gen_gpu_max, pcie_width_current, pcie_width_max;
   nvml_fabric_fn fabric_v, fabric_v1;
+  nvml_memory_fn memory_info;
+  nvml_uint_fn max_mig_devices;
+  nvml_mig_handle_fn mig_device_handle;
+  nvml_device_text_fn uuid;  /* of a MIG device */
   nvml_processes_fn processes;
   const char* processes_symbol;
   unsigned int process_stride;  /* bytes per nvmlProcessInfo entry the symbol writes */

@@ -8,6 +8,7 @@
 #include "probes/kernel_log/kernel_log.hpp"
 #include "probes/libraries/libraries.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
+#include "probes/cross_checks/gpu_busy.hpp"
 #include "probes/cross_checks/proof_coverage.hpp"
 #include "probes/driver/nvidia_module.hpp"
 #include "probes/pci/pci.hpp"
@@ -45,6 +46,7 @@ constexpr std::array k_probes = {
     ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest)
     ProbeEntry{"python_stack", probe_python_stack},    // the Python environment, torch and its GPU code
     ProbeEntry{"driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
+    ProbeEntry{"gpu_busy", probe_gpu_busy},  // a failed context: another job's GPU, or a fault: needs cuda, nvml
     ProbeEntry{"proof_coverage", probe_proof_coverage},  // did CUDA prove every GPU on the bus: needs pci, cuda
     ProbeEntry{"ml_consistency", probe_ml_consistency},  // torch vs GPUs, driver and toolkit: needs all above
 };

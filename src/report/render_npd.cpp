@@ -1,5 +1,10 @@
 #include "report/render_npd.hpp"
 
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
 namespace gd {
 namespace {
 
@@ -23,13 +28,30 @@ std::string one_line(std::string text) {
 }  // namespace
 
 std::string render_npd(const Report& report, Severity fail_on) {
+  const bool node = report.run.scope == "node";
+  std::size_t unconfirmed = 0;
   for (const Finding& f : report.findings) {
     if (f.severity == Severity::info || static_cast<int>(f.severity) < static_cast<int>(fail_on)) continue;
+    // A health check never fails a node on what only the files suggest (exit_code_for agrees).
+    if (node && !f.confirmed) {
+      ++unconfirmed;
+      continue;
+    }
     std::string line = one_line(f.id + ": " + f.title);
     if (line.size() > k_npd_max_line) line = utf8_prefix(line, k_npd_max_line - 3) + "...";
     return line + "\n";
   }
-  return report.run.scope == "node" ? "no node problems found\n" : "no problems found\n";
+  if (!node) return "no problems found\n";
+  // What the all-clear does not cover, after "; " (deploy/slurm/gpudoctor-healthcheck reads it so).
+  std::vector<std::string> caveats;
+  if (auto busy = report.facts.get_int("cuda.context.busy_count"); busy && *busy > 0) {
+    caveats.push_back(fmt::format("{} GPU(s) busy with other jobs, not proven", *busy));
+  }
+  if (unconfirmed > 0) caveats.push_back(fmt::format("{} not confirmed by CUDA", unconfirmed));
+  std::string line = "no node problems found";
+  if (!caveats.empty()) line += fmt::format("; {}", fmt::join(caveats, "; "));
+  if (line.size() > k_npd_max_line) line = utf8_prefix(line, k_npd_max_line);
+  return line + "\n";
 }
 
 }  // namespace gd

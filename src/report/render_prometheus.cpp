@@ -12,14 +12,15 @@ namespace {
 
 // The contract. Per-GPU families share the labels index (position in PCI bus order, as
 // nvidia-smi numbers GPUs; not CUDA's ordinal), bus_id and uuid.
-constexpr std::array<PromFamily, 13> k_families = {{
+constexpr std::array<PromFamily, 14> k_families = {{
     {"gpudoctor_info", "gauge", "version,driver",
      "Always 1: the gpudoctor version and the loaded NVIDIA kernel module's version (driver, empty when none)."},
     {"gpudoctor_last_run_timestamp_seconds", "gauge", "", "Unix time at which this gpudoctor run ended."},
     {"gpudoctor_run_duration_seconds", "gauge", "", "How long this gpudoctor run took, in seconds."},
     {"gpudoctor_findings", "gauge", "severity", "Number of findings of each severity (error, warning, info)."},
-    {"gpudoctor_finding", "gauge", "id,severity,area,scope,action",
-     "Always 1: one sample per finding, most likely cause first; gpudoctor explain ID tells what it means."},
+    {"gpudoctor_finding", "gauge", "id,severity,area,scope,action,confirmed",
+     "Always 1: one sample per finding, most likely cause first; gpudoctor explain ID tells what it means. "
+     "confirmed=\"false\": the finding rests on the host's files and CUDA, which would confirm it, was not run."},
     {"gpudoctor_inconclusive_rules", "gauge", "", "Rules that could not decide because facts they need are unknown."},
     {"gpudoctor_gpus", "gauge", "source",
      "NVIDIA GPUs seen by each layer: pci (sysfs), cuda (cuDeviceGetCount, 0 when cuInit failed), nvml; NaN unknown."},
@@ -27,7 +28,10 @@ constexpr std::array<PromFamily, 13> k_families = {{
      "CUresult of cuInit (0 success); NaN when cuInit did not run (no libcuda, --no-cuda, --root)."},
     {"gpudoctor_gpu_proven", "gauge", "index,bus_id,uuid",
      "1: a context, an allocation and a kernel worked on the GPU and its result was right; 0: CUDA failed there; "
-     "NaN: not tried."},
+     "NaN: not proven by this run: not tried, or busy with other processes' work (gpudoctor_gpu_busy 1)."},
+    {"gpudoctor_gpu_busy", "gauge", "index,bus_id,uuid",
+     "1: gpudoctor's context or allocation failed because other processes hold the GPU (its memory, or the GPU in an "
+     "exclusive compute mode): not proven, not failed; 0: CUDA tried the GPU and it was not busy; NaN: not tried."},
     {"gpudoctor_gpu_row_remap_pending", "gauge", "index,bus_id,uuid",
      "1 when a row remapping waits for a GPU reset (NVML); NaN unknown or not supported."},
     {"gpudoctor_gpu_row_remap_failure", "gauge", "index,bus_id,uuid",
@@ -80,6 +84,8 @@ std::string proven(const FactSet& facts, const GpuRow& row) {
   if (!row.cuda) return cuda_failed_everywhere(facts) ? "0" : std::string(k_prom_nan);
   std::string key = "cuda.device." + std::to_string(*row.cuda) + ".";
   if (auto check = facts.get_string(key + "check")) return *check == "ok" ? "1" : "0";
+  // Another job's GPU is not a failed one: not proven (gpudoctor_gpu_busy says why).
+  if (facts.get_bool(key + "busy") == true) return std::string(k_prom_nan);
   for (const char* result : {"context.result", "alloc.result", "module.result"}) {
     if (auto code = facts.get_int(key + result); code && *code != 0) return "0";
   }
@@ -119,7 +125,8 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
                 {"severity", std::string(to_string(f.severity))},
                 {"area", f.area},
                 {"scope", std::string(to_string(f.scope))},
-                {"action", std::string(to_string(f.action))}},
+                {"action", std::string(to_string(f.action))},
+                {"confirmed", f.confirmed ? "true" : "false"}},
                "1");
   }
   start(out, "gpudoctor_inconclusive_rules");
@@ -138,6 +145,12 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
   };
   start(out, "gpudoctor_gpu_proven");
   for (std::size_t i = 0; i < rows.size(); ++i) out.sample(labels(i), proven(facts, rows[i]));
+  start(out, "gpudoctor_gpu_busy");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string value(k_prom_nan);
+    if (rows[i].cuda) value = value_of(facts, "cuda.device." + std::to_string(*rows[i].cuda) + ".busy", false);
+    out.sample(labels(i), value);
+  }
   // NVML's health readings of each GPU; unknown where NVML does not support the query.
   const std::pair<std::string_view, std::string_view> health[] = {
       {"gpudoctor_gpu_row_remap_pending", "remap.pending"},

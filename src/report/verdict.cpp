@@ -48,12 +48,24 @@ Verdict verdict_of(const Report& report) {
     v.text += " The first finding is the most likely cause.";
     return v;
   }
-  // A pre-flight judged the image only: the host layers were given, not checked.
+  // A pre-flight judged the image only: the host layers were given, not checked. What of the
+  // image's Python it did not check (py.not_checked) is said, never "No problem found" over it.
   if (auto gpu = report.facts.get_string("target.gpu")) {
     v.kind = Verdict::Kind::incomplete;
-    v.text = fmt::format("No problem found in the image for the target ({}, driver {}); the host itself was not read.{}", *gpu,
-                         report.facts.get_string("target.driver").value_or("?"),
-                         infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "");
+    std::string driver = report.facts.get_string("target.driver").value_or("?");
+    std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";
+    std::vector<std::string> not_checked;
+    if (const Fact* fact = report.facts.find("py.not_checked"); fact && fact->state == FactState::present) {
+      if (const auto* list = std::get_if<std::vector<std::string>>(&fact->value)) not_checked = *list;
+    }
+    if (not_checked.empty()) {
+      v.text = fmt::format("No problem found in the image for the target ({}, driver {}); the host itself was not read.{}",
+                           *gpu, driver, notes);
+    } else {
+      v.text = fmt::format("No problem confirmed in the image for the target ({}, driver {}): not all of its Python was "
+                           "checked: {}. The host itself was not read.{}",
+                           *gpu, driver, fmt::join(not_checked, "; "), notes);
+    }
     return v;
   }
   bool cuda_not_run = false;
@@ -76,6 +88,10 @@ Verdict verdict_of(const Report& report) {
   if (other > 0) gaps.push_back(plural(other, need_cuda ? "other check" : "check", need_cuda ? "other checks" : "checks") + " could not decide");
   if (flagged > 0) gaps.push_back(plural(flagged, "layer is", "layers are") + " flagged above");
   if (unknown > 0) gaps.push_back(plural(unknown, "layer is", "layers are") + " unknown");
+  // A GPU another job holds was not proven: never "No node problems found" about it.
+  if (auto busy = report.facts.get_int("cuda.context.busy_count"); busy && *busy > 0) {
+    gaps.push_back(plural(static_cast<std::size_t>(*busy), "GPU is", "GPUs are") + " busy with other processes' work and not proven");
+  }
   std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";
   std::string what = report.run.scope == "node" ? "node problems" : "problems";
   if (gaps.empty()) {

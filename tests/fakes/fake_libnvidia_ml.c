@@ -52,6 +52,8 @@ static char g_devices[k_max_fake_devices];
 long fake_nvml_env_int(const char* name, long fallback);
 void fake_nvml_enter(const char* function);
 int fake_nvml_device_index(nvmlDevice_t device);
+/* In fake_nvml_health.c; weak, since libnvidia-ml-old.so.1 is this file alone. */
+__attribute__((weak)) int fake_nvml_mig_uuid(nvmlDevice_t device, char* out, size_t size);
 
 static long env_int(const char* name, long fallback) {
   const char* text = getenv(name);
@@ -170,6 +172,10 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char* name, unsi
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char* uuid, unsigned int length) {
   enter("nvmlDeviceGetUUID");
   int index = device_index(device);
+  char mig[64];
+  if (index < 0 && fake_nvml_mig_uuid != NULL && fake_nvml_mig_uuid(device, mig, sizeof mig) == 0) {
+    return copy_text(uuid, length, mig);  /* a MIG device (fake_nvml_health.c) */
+  }
   if (index < 0) {
     return k_invalid_argument;
   }

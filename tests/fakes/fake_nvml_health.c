@@ -19,6 +19,13 @@
  *   FAKE_NVML_PCIE=<gen>,<width>,<gen max>,<width max>,<GPU gen max>
  *   FAKE_NVML_FABRIC=<state>,<status>,<health mask>,<summary>   (unset: NOT_SUPPORTED, no fabric)
  *   FAKE_NVML_PROCESSES=<pid>,<pid>...                compute processes on the GPU
+ *   FAKE_NVML_PROCESS_MIB=<mib>                       GPU memory each of them holds (default 512; -1:
+ *                                                     NVML_VALUE_NOT_AVAILABLE)
+ *   FAKE_NVML_MEMORY=<used MiB>,<total MiB>           nvmlDeviceGetMemoryInfo (default 0,143771: an idle H200;
+ *                                                     unset, used is 1 MiB plus the processes' memory)
+ *   FAKE_NVML_MIG_DEVICES=<n>                         MIG devices of a GPU in MIG mode (default 0; at most 7,
+ *                                                     nvmlDeviceGetMaxMigDeviceCount answers 7 as on an H200);
+ *                                                     their UUIDs are "MIG-<gpu>-<n>-..." 
  *   FAKE_NVML_NOT_SUPPORTED=<function>,...|all        those answer NVML_ERROR_NOT_SUPPORTED (3)
  *   FAKE_NVML_CORRUPTED_INFOROM=<function>,...        those answer NVML_ERROR_CORRUPTED_INFOROM (14)
  */
@@ -307,11 +314,65 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t de
     *count = n;
     return n == 0 ? k_ok : k_insufficient_size;
   }
+  long long mib[1] = {512};
+  device_numbers("PROCESS_MIB", i, mib, 1);
   for (unsigned int k = 0; k < n; ++k) {
     infos[k].pid = (unsigned int)pids[k];
-    infos[k].usedGpuMemory = 512ULL << 20;
+    infos[k].usedGpuMemory = mib[0] < 0 ? ~0ULL : (unsigned long long)mib[0] << 20;
     infos[k].gpuInstanceId = infos[k].computeInstanceId = 0xFFFFFFFFu;
   }
   *count = n;
   return k_ok;
+}
+
+/* nvmlMemory_t (v1). */
+typedef struct { unsigned long long total, free, used; } fake_memory;
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, fake_memory* memory) {
+  nvmlReturn_t r;
+  int i = begin("nvmlDeviceGetMemoryInfo", device, &r);
+  if (i < 0) return r;
+  long long pids[16] = {0}, mib[1] = {512};
+  device_numbers("PROCESSES", i, pids, 16);
+  device_numbers("PROCESS_MIB", i, mib, 1);
+  long long used = 1;
+  for (int k = 0; k < 16 && pids[k] != 0; ++k) used += mib[0] > 0 ? mib[0] : 0;
+  long long v[2] = {used, 143771};
+  device_numbers("MEMORY", i, v, 2);
+  memory->total = (unsigned long long)v[1] << 20;
+  memory->used = (unsigned long long)v[0] << 20;
+  memory->free = memory->total > memory->used ? memory->total - memory->used : 0;
+  return k_ok;
+}
+
+/* MIG device handles: &g_mig[gpu][n]. */
+enum { k_fake_mig_gpus = 64, k_fake_mig_max = 7 };
+static char g_mig[k_fake_mig_gpus][k_fake_mig_max];
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int* count) {
+  nvmlReturn_t r;
+  int i = begin("nvmlDeviceGetMaxMigDeviceCount", device, &r);
+  if (i < 0) return r;
+  *count = k_fake_mig_max;
+  return k_ok;
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index, nvmlDevice_t* mig) {
+  nvmlReturn_t r;
+  int i = begin("nvmlDeviceGetMigDeviceHandleByIndex", device, &r);
+  if (i < 0) return r;
+  long long n[1] = {0};
+  device_numbers("MIG_DEVICES", i, n, 1);
+  if (i >= k_fake_mig_gpus || index >= k_fake_mig_max) return k_invalid_argument;
+  if ((long long)index >= n[0]) return 6; /* NVML_ERROR_NOT_FOUND */
+  *mig = (nvmlDevice_t)&g_mig[i][index];
+  return k_ok;
+}
+
+int fake_nvml_mig_uuid(nvmlDevice_t device, char* out, size_t size) {
+  const char* p = (const char*)device;
+  if (p < &g_mig[0][0] || p >= &g_mig[0][0] + sizeof g_mig) return -1;
+  long offset = (long)(p - &g_mig[0][0]);
+  snprintf(out, size, "MIG-%02lx%02lx0000-0000-0000-0000-000000000000", offset / k_fake_mig_max, offset % k_fake_mig_max);
+  return 0;
 }

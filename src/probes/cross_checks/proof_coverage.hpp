@@ -7,9 +7,10 @@
 
 namespace gd {
 
-/// cuda.proof.every_pci_gpu: true when cuInit succeeded without CUDA_VISIBLE_DEVICES and the
-/// proof kernel ran right on as many GPUs as the PCI bus shows NVIDIA GPUs; false when CUDA ran
-/// and proved fewer (or failed); unknown when CUDA was not run or a count is unknown.
+/// cuda.proof.every_pci_gpu: true when the proof kernel ran right on as many GPUs as the PCI bus
+/// shows NVIDIA GPUs; false when CUDA failed, or proved fewer with every GPU offered to it;
+/// unknown when CUDA was not run, a count is unknown, or some GPUs were not tried (hidden by
+/// CUDA_VISIBLE_DEVICES or the container's devices, in MIG mode, held by other processes).
 /// Reads facts only, never the host.
 void probe_proof_coverage(Host& host, const ProbeOptions& options, FactSet& facts);
 

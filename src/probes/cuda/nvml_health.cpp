@@ -111,6 +111,35 @@ void set_bool(FactSet& facts, const std::string& name, const Reading& reading) {
   }
 }
 
+std::vector<std::string> split_commas(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    std::size_t comma = text.find(',');
+    out.emplace_back(text.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+/// "pid 1234 (python): 143000 MiB" for each process NVML lists on the GPU (protocol 1.2 adds the
+/// memory and, in the host's PID namespace, the name; the lists are in the order of the pids).
+std::vector<std::string> process_list(const HelperNvmlDevice& dev) {
+  auto list = [&](std::string_view field) {
+    auto it = dev.health.find(field);
+    return it == dev.health.end() ? std::vector<std::string>{} : split_commas(it->second);
+  };
+  std::vector<std::string> pids = list("processes.pids"), used = list("processes.used_mib"), names = list("processes.names");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < pids.size(); ++i) {
+    std::string text = "pid " + pids[i];
+    if (i < names.size() && names[i] != "?") text += " (" + names[i] + ")";
+    if (i < used.size() && used[i] != "?") text += ": " + used[i] + " MiB";
+    out.push_back(std::move(text));
+  }
+  return out;
+}
+
 std::string_view compute_mode_name(std::int64_t mode) {
   switch (mode) {
     case 0: return "Default";
@@ -200,14 +229,9 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       persistence_off{"nvml.health.persistence_off"};
   std::vector<std::string> recovery_codes;
 
-  // The buses CUDA enumerated (MIG instances carry their GPU's bus id): a MIG-enabled GPU
-  // without one has no instance CUDA can use.
-  std::vector<std::string> cuda_buses;
-  for (const HelperCudaDevice& dev : reply.cuda_devices) {
-    if (dev.pci_bus_id) cuda_buses.push_back(bus_key(*dev.pci_bus_id));
-  }
-  const bool cuda_enumerated = reply.cuda_init.result == 0 && reply.cuda_device_count.has_value();
-  const bool cuda_found_none = reply.cuda_init.result == 100;  // CUDA_ERROR_NO_DEVICE
+  // CUDA found no device at all (CUDA_ERROR_NO_DEVICE): MIG GPUs count, unless
+  // CUDA_VISIBLE_DEVICES may be what hid their instances (cuda.visible-devices-hides-gpus).
+  const bool cuda_found_none = reply.cuda_init.result == 100 && !facts.is_present("env.cuda_visible_devices");
 
   for (const HelperNvmlDevice& dev : reply.nvml_devices) {
     auto key = [&](std::string_view field) { return fmt::format("nvml.device.{}.{}", dev.index, field); };
@@ -305,6 +329,17 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
     set_int(facts, key("processes"), process_count);
     if (auto pids = dev.health.find("processes.pids"); pids != dev.health.end()) {
       facts.set(key("process_pids"), pids->second, k_source);
+      facts.set(key("process_list"), process_list(dev), k_source);
+    } else if (process_count.value == 0) {
+      facts.set(key("process_list"), std::vector<std::string>{}, k_source);
+    }
+    if (reply.protocol_minor >= 2) {
+      set_int(facts, key("memory.total_mib"), read(dev, "memory.total_mib", "memory"));
+      set_int(facts, key("memory.used_mib"), read(dev, "memory.used_mib", "memory"));
+    } else {
+      for (std::string_view field : {"memory.total_mib", "memory.used_mib"}) {
+        facts.set_unknown(key(field), "the helper of this capture predates the memory readings (protocol 1.2)", k_source);
+      }
     }
     note_unknown(prohibited, dev, mode);
     note_unknown(exclusive_busy, dev, mode);
@@ -318,9 +353,11 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       for (const HelperCudaDevice& cuda_dev : reply.cuda_devices) {
         if (dev.pci_bus_id && cuda_dev.pci_bus_id && bus_key(*cuda_dev.pci_bus_id) == bus_key(*dev.pci_bus_id)) ours = &cuda_dev;
       }
-      const bool admitted = ours && ours->context.result == 0;
+      // A GPU that CUDA did not enumerate (hidden by CUDA_VISIBLE_DEVICES or a device cgroup, as
+      // a scheduler hands each job its GPUs) was not tried: another job on it is no refusal.
+      const bool refused = ours && ours->context.result == 46;  // CUDA_ERROR_DEVICE_UNAVAILABLE
       note_unknown(exclusive_busy, dev, process_count);
-      if (process_count.value > 0 && !admitted) {
+      if (process_count.value > 0 && refused) {
         add(exclusive_busy, dev, fmt::format("{} other process(es): pid {}", *process_count.value,
                                              dev.health.count("processes.pids") ? dev.health.at("processes.pids") : "?"));
       }
@@ -336,11 +373,23 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
     }
     note_unknown(mig_lost, dev, mig);
     if (mig.value == 1) {
-      bool visible = dev.pci_bus_id && std::find(cuda_buses.begin(), cuda_buses.end(), bus_key(*dev.pci_bus_id)) != cuda_buses.end();
-      if (cuda_found_none || (cuda_enumerated && !visible)) {
-        add(mig_lost, dev);
-      } else if (!cuda_enumerated && mig_lost.unknown_why.empty()) {
-        mig_lost.unknown_why = "CUDA did not enumerate its devices";
+      // One CUDA process enumerates one MIG device (NVIDIA's MIG user guide, "CUDA device
+      // enumeration"), so CUDA's list says nothing about the other MIG GPUs: NVML's count of MIG
+      // devices does. Only a GPU without any, or a CUDA that found no device at all, counts.
+      Reading mig_count = read(dev, "mig_devices.count", "mig_devices");
+      if (reply.protocol_minor < 2) {
+        mig_count = Reading{std::nullopt, false, "the helper of this capture predates the MIG device count (protocol 1.2)"};
+      }
+      set_int(facts, key("mig.devices"), mig_count);
+      if (auto uuids = dev.health.find("mig_devices.uuids"); uuids != dev.health.end()) {
+        facts.set(key("mig.device_uuids"), split_commas(uuids->second), k_source);
+      }
+      if (mig_count.value == 0) {
+        add(mig_lost, dev, "no MIG device (GPU instance with a compute instance)");
+      } else if (cuda_found_none) {
+        add(mig_lost, dev, mig_count.value ? fmt::format("{} MIG device(s), none of which CUDA could use", *mig_count.value) : "");
+      } else if (!mig_count.value && mig_lost.unknown_why.empty()) {
+        mig_lost.unknown_why = gpu_name(dev) + ": " + mig_count.why;
       }
     }
 

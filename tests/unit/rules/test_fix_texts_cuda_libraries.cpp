@@ -94,7 +94,7 @@ TEST_CASE("cuda.no-device-while-nvml-sees-gpus does not expect major 195 for eve
 }
 
 TEST_CASE("the cuda rules say what their resets, reloads and filters cost", "[rules][fixtures][fix-text]") {
-  gd::Finding context = finding_on("cuda.context-creation-fails", "positive/exclusive-process.json");
+  gd::Finding context = finding_on("cuda.context-creation-fails", "positive/context-46-no-other-process.json");
   std::string context_fix = all_fix_lines(context);
   INFO(context_fix);
   // 802 (fabric manager) is a cuInit result: cuInit failures never reach this rule.

@@ -52,11 +52,41 @@ TEST_CASE("proof coverage: cuInit failed", "[probes][proof_coverage]") {
   CHECK(facts.get_bool(k_fact) == false);
 }
 
-TEST_CASE("proof coverage: CUDA_VISIBLE_DEVICES limits what the proof saw", "[probes][proof_coverage]") {
+TEST_CASE("proof coverage: GPUs that this run could not try leave it unknown, not false", "[probes][proof_coverage]") {
+  // A shared node: what a job was not given says nothing against those GPUs (issue 23).
+  FactSet facts = cuda_ran(0, 1, 8);
+  SECTION("CUDA_VISIBLE_DEVICES names one GPU of eight") {
+    facts.set("env.cuda_visible_devices", std::string("0"));
+    const gd::Fact& fact = run(facts);
+    CHECK(fact.state == FactState::unknown);
+    CHECK(fact.reason.find("CUDA_VISIBLE_DEVICES=0") != std::string::npos);
+  }
+  SECTION("MIG is on: one CUDA process uses one MIG device") {
+    facts.set("nvml.device.3.mig.enabled", true);
+    CHECK(run(facts).state == FactState::unknown);
+  }
+  SECTION("another job holds some of them") {
+    facts.set("cuda.context.busy_count", std::int64_t{7});
+    CHECK(run(facts).state == FactState::unknown);
+  }
+  SECTION("a container given one of the eight") {
+    facts.set("container.in_container", true);
+    facts.set("dev.gpu_count", std::int64_t{1});
+    CHECK(run(facts).reason.find("this container was given 1") != std::string::npos);
+  }
+  SECTION("on the host, every GPU offered and one proven: false") {
+    facts.set("container.in_container", false);
+    facts.set("dev.gpu_count", std::int64_t{8});
+    run(facts);
+    CHECK(facts.get_bool(k_fact) == false);
+  }
+}
+
+TEST_CASE("proof coverage: CUDA_VISIBLE_DEVICES naming every GPU proven is full coverage", "[probes][proof_coverage]") {
   FactSet facts = cuda_ran(0, 1, 1);
   facts.set("env.cuda_visible_devices", std::string("0"));
   run(facts);
-  CHECK(facts.get_bool(k_fact) == false);
+  CHECK(facts.get_bool(k_fact) == true);
 }
 
 TEST_CASE("proof coverage: no NVIDIA module, CUDA not run", "[probes][proof_coverage]") {

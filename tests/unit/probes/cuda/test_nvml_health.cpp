@@ -195,7 +195,71 @@ TEST_CASE("nvml health: MIG on with no instance CUDA can see", "[probes][nvml_he
   ScopedEnv mig("FAKE_NVML_MIG", "1,1");
   ScopedEnv no_device("FAKE_CUDA_INIT_RESULT", "100");
   gd::FactSet facts = health_facts();
-  CHECK(list_of(facts, "nvml.health.mig_without_cuda_device") == std::vector<std::string>{"GPU 0 (00000000:18:00.0)"});
+  CHECK(list_of(facts, "nvml.health.mig_without_cuda_device") ==
+        std::vector<std::string>{"GPU 0 (00000000:18:00.0): no MIG device (GPU instance with a compute instance)"});
+  CHECK(facts.get_int("nvml.device.0.mig.devices") == 0);
+}
+
+TEST_CASE("nvml health: one CUDA process sees one MIG device; the other MIG GPUs are not 'without instances'",
+          "[probes][nvml_health]") {
+  // Eight GPUs in MIG mode with two MIG devices each; CUDA enumerates one MIG device (the MIG user
+  // guide: one CUDA process enumerates a single MIG device), on GPU 0's bus.
+  ScopedEnv nvml_count("FAKE_NVML_DEVICE_COUNT", "8");
+  ScopedEnv cuda_count("FAKE_CUDA_DEVICE_COUNT", "1");
+  ScopedEnv mig("FAKE_NVML_MIG", "1,1");
+  ScopedEnv devices("FAKE_NVML_MIG_DEVICES", "2");
+  SECTION("every GPU has its MIG devices") {
+    gd::FactSet facts = health_facts();
+    CHECK(list_of(facts, "nvml.health.mig_without_cuda_device").empty());
+    CHECK(facts.get_int("nvml.device.7.mig.devices") == 2);
+    CHECK(list_of(facts, "nvml.device.7.mig.device_uuids").size() == 2);
+    CHECK(list_of(facts, "nvml.device.7.mig.device_uuids").front().starts_with("MIG-"));
+  }
+  SECTION("GPU 5 has none") {
+    ScopedEnv none("FAKE_NVML_MIG_DEVICES_5", "0");
+    gd::FactSet facts = health_facts();
+    CHECK(list_of(facts, "nvml.health.mig_without_cuda_device") ==
+          std::vector<std::string>{"GPU 5 (00000000:1D:00.0): no MIG device (GPU instance with a compute instance)"});
+  }
+  SECTION("CUDA found no device at all, and no CUDA_VISIBLE_DEVICES explains it") {
+    ScopedEnv no_device("FAKE_CUDA_INIT_RESULT", "100");
+    gd::FactSet facts = health_facts();
+    CHECK(list_of(facts, "nvml.health.mig_without_cuda_device").size() == 8);
+    CHECK(list_of(facts, "nvml.health.mig_without_cuda_device").front() ==
+          "GPU 0 (00000000:18:00.0): 2 MIG device(s), none of which CUDA could use");
+  }
+}
+
+TEST_CASE("nvml health: a GPU that CUDA did not enumerate was not tried, whoever holds it", "[probes][nvml_health]") {
+  // Exclusive_Process on all eight, CUDA_VISIBLE_DEVICES=0 (CUDA enumerates one), other jobs on 1-7.
+  ScopedEnv nvml_count("FAKE_NVML_DEVICE_COUNT", "8");
+  ScopedEnv cuda_count("FAKE_CUDA_DEVICE_COUNT", "1");
+  ScopedEnv mode("FAKE_NVML_COMPUTE_MODE", "3");
+  ScopedEnv others("FAKE_NVML_PROCESSES", "5001");
+  ScopedEnv mine("FAKE_NVML_PROCESSES_0", "0");
+  gd::FactSet facts = health_facts();
+  CHECK(list_of(facts, "nvml.health.compute_exclusive_busy").empty());
+  CHECK(state_of(facts, "nvml.health.compute_exclusive_busy_gpus") == gd::FactState::absent);
+  CHECK(facts.get_int("nvml.device.3.processes") == 1);
+}
+
+TEST_CASE("nvml health: the memory in use and what each process holds", "[probes][nvml_health]") {
+  ScopedEnv processes("FAKE_NVML_PROCESSES", "4242,4243");
+  ScopedEnv held("FAKE_NVML_PROCESS_MIB", "70000");
+  ScopedEnv memory("FAKE_NVML_MEMORY", "143753,143771");
+  gd::FactSet facts = health_facts();
+  CHECK(facts.get_int("nvml.device.0.memory.used_mib") == 143753);
+  CHECK(facts.get_int("nvml.device.0.memory.total_mib") == 143771);
+  std::vector<std::string> list = list_of(facts, "nvml.device.0.process_list");
+  REQUIRE(list.size() == 2);
+  // The name is there only where the helper shares the host's PID namespace (kthreadd is pid 2).
+  CHECK(list[0].starts_with("pid 4242"));
+  CHECK(list[0].ends_with(": 70000 MiB"));
+  CHECK(list[1].starts_with("pid 4243"));
+  SECTION("NVML cannot tell a process's memory") {
+    ScopedEnv unknown("FAKE_NVML_PROCESS_MIB", "-1");
+    CHECK_FALSE(list_of(health_facts(), "nvml.device.0.process_list")[0].ends_with("MiB"));
+  }
 }
 
 TEST_CASE("nvml health: GeForce-like NOT_SUPPORTED answers give unknown facts and empty sums", "[probes][nvml_health]") {

@@ -1,0 +1,151 @@
+#include "probes/cross_checks/gpu_busy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <map>
+#include <string_view>
+#include <vector>
+
+namespace gd {
+namespace {
+
+const std::string k_source = "cross-check: cuda.device.N context/allocation, nvml.device.N processes";
+
+/// The N of every present fact "<prefix>N.<field>", in numeric order.
+std::vector<int> indices(const FactSet& facts, std::string_view prefix, std::string_view field) {
+  std::map<int, bool> found;
+  for (auto it = facts.all().lower_bound(prefix); it != facts.all().end() && it->first.starts_with(prefix); ++it) {
+    std::string_view rest = std::string_view(it->first).substr(prefix.size());
+    std::size_t dot = rest.find('.');
+    if (dot == std::string_view::npos || rest.substr(dot + 1) != field || it->second.state != FactState::present) continue;
+    int n = -1;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + dot, n);
+    if (ec == std::errc{} && end == rest.data() + dot && n >= 0) found[n] = true;
+  }
+  std::vector<int> out;
+  for (const auto& [n, _] : found) out.push_back(n);
+  return out;
+}
+
+/// "00000000:18:00.0" (NVML, CUDA) and "0000:18:00.0" (sysfs) name one function.
+std::string bus_key(std::string_view bus) {
+  std::string out(bus);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  if (out.find(':') == 8 && out.starts_with("0000")) out.erase(0, 4);
+  return out;
+}
+
+std::string key(std::string_view layer, int n, std::string_view field) { return fmt::format("{}.device.{}.{}", layer, n, field); }
+
+/// The NVML device with the CUDA device's bus id, if NVML listed it.
+std::optional<int> nvml_twin(const FactSet& facts, int cuda_index) {
+  auto bus = facts.get_string(key("cuda", cuda_index, "pci_bus_id"));
+  if (!bus) return std::nullopt;
+  for (int n : indices(facts, "nvml.device.", "pci_bus_id")) {
+    if (bus_key(facts.get_string(key("nvml", n, "pci_bus_id")).value_or("")) == bus_key(*bus)) return n;
+  }
+  return std::nullopt;
+}
+
+/// "context 2 CUDA_ERROR_OUT_OF_MEMORY": the device's entry of cuda.context.failures without its "N: ".
+std::string failure_text(const FactSet& facts, int n) {
+  const Fact* failures = facts.find("cuda.context.failures");
+  const auto* list = failures ? std::get_if<std::vector<std::string>>(&failures->value) : nullptr;
+  const std::string prefix = fmt::format("{}: ", n);
+  if (list) {
+    for (const std::string& entry : *list) {
+      if (entry.starts_with(prefix)) return entry.substr(prefix.size());
+    }
+  }
+  return "context or allocation failed";
+}
+
+/// Why another process explains the failure of CUDA device `n` (empty: nothing explains it).
+std::string explanation(const FactSet& facts, int n, std::int64_t code, int nvml) {
+  auto others = facts.get_int(key("nvml", nvml, "processes"));
+  if (!others || *others <= 0) return "";
+  std::string mode = facts.get_string(key("nvml", nvml, "compute_mode")).value_or("");
+  const bool exclusive = mode == "Exclusive_Process" || mode == "Exclusive_Thread";
+  // 2: the memory is taken; 46: in an exclusive mode another process has the GPU. 46 in the
+  // Default mode is no sharing answer (a GSP timeout leaves it too): a fault.
+  if (code != 2 && !(code == 46 && exclusive)) return "";
+  std::string text = fmt::format("GPU {}", n);
+  if (auto bus = facts.get_string(key("cuda", n, "pci_bus_id"))) text += fmt::format(" ({})", *bus);
+  text += ": " + failure_text(facts, n);
+  if (code == 46) text += fmt::format("; compute mode {}", mode);
+  auto used = facts.get_int(key("nvml", nvml, "memory.used_mib"));
+  auto total = facts.get_int(key("nvml", nvml, "memory.total_mib"));
+  if (used && total) text += fmt::format("; {} of {} MiB in use", *used, *total);
+  const Fact* list = facts.find(key("nvml", nvml, "process_list"));
+  const auto* entries = list ? std::get_if<std::vector<std::string>>(&list->value) : nullptr;
+  if (entries && !entries->empty()) {
+    text += fmt::format("; held by {}", fmt::join(*entries, ", "));
+  } else {
+    text += fmt::format("; {} other process(es) on it", *others);
+  }
+  return text;
+}
+
+}  // namespace
+
+void probe_gpu_busy(Host&, const ProbeOptions&, FactSet& facts) {
+  const Fact* failed = facts.find("cuda.context.failed_count");
+  if (!failed || failed->state != FactState::present) {
+    // CUDA was not run, failed before its devices, or did not finish: as undecided as the count.
+    for (std::string_view name : {"cuda.context.busy", "cuda.context.busy_count", "cuda.context.fault_count", "cuda.context.faults"}) {
+      if (!failed) {
+        facts.set_unknown(name, "the CUDA proof gave no context results", k_source);
+      } else if (failed->state == FactState::absent) {
+        facts.set_absent(name, failed->source, failed->reason);
+      } else {
+        facts.set_unknown(name, failed->reason, failed->source);
+      }
+    }
+    facts.set_absent("cuda.context.busy_gpus", k_source, "no GPU concerned");
+    return;
+  }
+  std::vector<std::string> busy, faults, busy_ids;
+  const Fact* failures = facts.find("cuda.context.failures");
+  const auto* failure_list = failures ? std::get_if<std::vector<std::string>>(&failures->value) : nullptr;
+  for (int n : indices(facts, "cuda.device.", "context.result")) {
+    std::int64_t code = facts.get_int(key("cuda", n, "context.result")).value_or(0);
+    if (code == 0) code = facts.get_int(key("cuda", n, "alloc.result")).value_or(0);
+    if (code == 0) {
+      facts.set(key("cuda", n, "busy"), false, k_source);
+      continue;
+    }
+    std::optional<int> nvml = nvml_twin(facts, n);
+    std::string why = nvml ? explanation(facts, n, code, *nvml) : "";
+    facts.set(key("cuda", n, "busy"), !why.empty(), k_source);
+    if (!why.empty()) {
+      busy.push_back(why);
+      busy_ids.push_back(facts.get_string(key("cuda", n, "uuid")).value_or(facts.get_string(key("cuda", n, "pci_bus_id")).value_or(std::to_string(n))));
+      continue;
+    }
+    const std::string prefix = fmt::format("{}: ", n);
+    if (failure_list) {
+      for (const std::string& entry : *failure_list) {
+        if (entry.starts_with(prefix)) faults.push_back(entry);
+      }
+    }
+  }
+  // A failure recorded without a per-device result (a reply cut short) stays a fault.
+  std::int64_t fault_count = std::max<std::int64_t>(static_cast<std::int64_t>(faults.size()),
+                                                    facts.get_int("cuda.context.failed_count").value_or(0) - static_cast<std::int64_t>(busy.size()));
+  facts.set("cuda.context.busy", busy, k_source);
+  facts.set("cuda.context.busy_count", static_cast<std::int64_t>(busy.size()), k_source);
+  if (busy_ids.empty()) {
+    facts.set_absent("cuda.context.busy_gpus", k_source, "no GPU concerned");
+  } else {
+    facts.set("cuda.context.busy_gpus", fmt::format("{}", fmt::join(busy_ids, ",")), k_source);
+  }
+  facts.set("cuda.context.fault_count", fault_count, k_source);
+  facts.set("cuda.context.faults", faults, k_source);
+}
+
+}  // namespace gd

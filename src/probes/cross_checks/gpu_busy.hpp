@@ -1,0 +1,17 @@
+#pragma once
+// Whether a GPU that refused gpudoctor's context is broken or only busy with another job's work.
+// On a shared node another process may hold all of a GPU's memory (TensorFlow's default, JAX's
+// preallocation, a caching allocator at its peak: cuDevicePrimaryCtxRetain or cuMemAlloc answer
+// CUDA_ERROR_OUT_OF_MEMORY, 2) or, in an exclusive compute mode, the GPU itself (46). Such a GPU
+// is not proven, but it is no fault of the node: only a failure that no other process explains is.
+
+#include "probes/probe.hpp"
+
+namespace gd {
+
+/// cuda.device.N.busy, cuda.context.busy / busy_count / busy_gpus (failures other processes
+/// explain: 2 with another process on the GPU, 46 in an exclusive mode with another process on
+/// it, as NVML lists them) and cuda.context.fault_count / faults (the rest). Reads facts only.
+void probe_gpu_busy(Host& host, const ProbeOptions& options, FactSet& facts);
+
+}  // namespace gd
