@@ -127,7 +127,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
     }
   }
   if (!target_gpu.empty() || !target_driver.empty() || !options.image_config.empty()) {
-    auto target = parse_target_options(target_gpu, target_driver, options);
+    auto target = parse_target_options(target_gpu, target_driver, options, app.count("--root") > 0);
     if (!target) {
       print_error(target.error());
       return static_cast<int>(ExitCode::usage_error);

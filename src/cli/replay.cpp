@@ -60,7 +60,7 @@ Result<Report> replay_capture_json(const nlohmann::json& json, const std::string
     if (!gpu || !driver) {
       return std::unexpected(Error{"options.target_gpu/target_driver: " + (!gpu ? gpu.error() : driver.error()), file, 0});
     }
-    replay_options.probe.target = TargetHost{std::move(*gpu), std::move(*driver)};
+    replay_options.probe.target = TargetHost{std::move(*gpu), std::move(*driver), host.capture().target_image_config};
   }
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;

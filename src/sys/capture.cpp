@@ -361,6 +361,7 @@ nlohmann::json capture_to_json(const Capture& capture) {
     if (!capture.target_gpu_option.empty()) {
       out["options"]["target_gpu"] = capture.target_gpu_option;
       out["options"]["target_driver"] = capture.target_driver_option;
+      if (!capture.target_image_config.empty()) out["options"]["image_config"] = capture.target_image_config;
     }
   }
   if (capture.working_dir_asked || capture.working_dir) {
@@ -451,7 +452,8 @@ Result<Capture> capture_from_json(const nlohmann::json& j, std::string_view file
       capture.python_option = *v;
     }
     for (auto [key, target] : {std::pair{"target_gpu", &capture.target_gpu_option},
-                               std::pair{"target_driver", &capture.target_driver_option}}) {
+                               std::pair{"target_driver", &capture.target_driver_option},
+                               std::pair{"image_config", &capture.target_image_config}}) {
       if (!o.contains(key)) continue;
       auto v = r.string_at(o[key], std::string("options.") + key);
       if (!v) return std::unexpected(v.error());

@@ -59,6 +59,8 @@ struct Capture {
   /// A pre-flight's --target-gpu and --target-driver: a replay judges the image for them again.
   std::string target_gpu_option;
   std::string target_driver_option;
+  /// The file the pre-flight's image variables came from ("" none): whether the image's PATH was known.
+  std::string target_image_config;
 };
 
 nlohmann::json capture_to_json(const Capture& capture);

@@ -51,10 +51,70 @@ expect_json explicit "r['facts']['env.nvidia_require_cuda']['value']" "cuda>=13.
 run_gd no_config --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.54.15 --json --no-capture
 expect_json no_config "r['facts']['env.nvidia_require_cuda']['state']" "absent"
 # Without a configuration the image runs with the runtime's default PATH, on which a python3 in
-# /usr/bin is found (the venv of the bundle's configuration is not on it).
+# /usr/bin is found (the venv of the bundle's configuration is not on it). That python imports no
+# ML package, so the venv the search finds under /opt, which holds torch, is the one checked
+# (issue 23), and the report says it was found by searching, not on the PATH.
 mkdir -p "$TMP/cu130/tree/usr/bin" && ln -s python3.12 "$TMP/cu130/tree/usr/bin/python3"
 run_gd default_path --root "$TMP/cu130/tree" --target-gpu sm_90 --target-driver 550.54.15 --json --no-capture
-expect_json default_path "r['facts']['py.default.interpreter']['value']" "/usr/bin/python3"
+expect_json default_path "r['facts']['py.interpreters']['value']" "['/usr/bin/python3 -> /usr/bin/python3.12']"
+expect_json default_path "r['facts']['py.default.interpreter']['value']" "/opt/venv/bin/python3"
+expect_json default_path "r['facts']['py.default.via']['value']" "found by searching /opt"
+expect_json default_path "sorted($(ids))" "['ml.torch-cuda-above-driver']"
+
+# Issue 23: an image unpacked with `docker export | tar -x` has no configuration; its torch
+# (cu124: SASS up to sm_90, no PTX) lives in a venv under /opt that no known PATH reaches. The
+# search finds it, its torch is judged for the Blackwell target, and the report says how it was found.
+"$PY" "$SRC/tests/e2e/make_image_tree.py" "$TMP/exported" cu124 || fail "make_image_tree exported"
+rm "$TMP/exported/config.json" && mv "$TMP/exported/rootfs" "$TMP/exported/tree"
+run_gd exported --root "$TMP/exported/tree" --target-gpu 10de:2bb5 --target-driver 580.95.05 --json --no-capture
+expect_rc exported 1
+expect_json exported "$(ids)" "['ml.torch-no-kernel-for-gpu']"
+expect_json exported "r['facts']['py.default.prefix']['value']" "/opt/venv"
+expect_json exported "r['facts']['py.default.via']['value']" "found by searching /opt"
+expect_json exported "r['facts']['target.image_config']['state']" "absent"
+expect_json exported "len(r['facts']['py.not_checked']['value'])" "1"
+run_gd exported_text --root "$TMP/exported/tree" --target-gpu 10de:2bb5 --target-driver 580.95.05
+expect_rc exported_text 1
+expect_out exported_text '^\[X\] Python / PyTorch: Python 3\.12 in /opt/venv \(venv, found by searching /opt\); torch 2\.6\.0\+cu124'
+expect_out exported_text 'give --python /opt/venv/bin/python3 if the image runs it, or --image-config FILE'
+expect_no_out exported_text '^No problem found'
+# For the H200 its torch has kernels: no error, and the last line does not say "No problem found"
+# over a Python it only guessed the image runs.
+run_gd exported_hopper --root "$TMP/exported/tree" --target-gpu H200 --target-driver 580.95.05
+expect_rc exported_hopper 0
+expect_no_out exported_hopper '^error '
+expect_no_out exported_hopper '^No problem found'
+# --python (a path inside the image) says which Python the image runs: nothing is left unchecked.
+run_gd exported_python --root "$TMP/exported/tree" --target-gpu H200 --target-driver 580.95.05 --python /opt/venv/bin/python3 --json --no-capture
+expect_json exported_python "r['facts']['py.default.via']['value']" "--python"
+expect_json exported_python "r['facts']['py.not_checked']['value']" "[]"
+# --image-config gives the image's PATH: /opt/venv/bin is on it, nothing is left unchecked.
+printf '{"config": {"Env": ["PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]}}' >"$TMP/exported-config.json"
+run_gd exported_config --root "$TMP/exported/tree" --target-gpu 10de:2bb5 --target-driver 580.95.05 --image-config "$TMP/exported-config.json" --json --no-capture
+expect_rc exported_config 1
+expect_json exported_config "$(ids)" "['ml.torch-no-kernel-for-gpu']"
+expect_json exported_config "r['facts']['py.default.via']['value']" "PATH"
+expect_json exported_config "r['facts']['py.not_checked']['value']" "[]"
+# The capture of a pre-flight without configuration replays to the same findings and gaps.
+run_gd exported_captured --root "$TMP/exported/tree" --target-gpu 10de:2bb5 --target-driver 580.95.05 --json
+cp "$TMP/exported_captured.out" "$TMP/exported.capture.json"
+run_gd exported_replayed replay "$TMP/exported.capture.json" --json --no-capture
+expect_json exported_replayed "$(ids)" "['ml.torch-no-kernel-for-gpu']"
+expect_json exported_replayed "r['facts']['py.not_checked']['value']" "$(json_field exported "r['facts']['py.not_checked']['value']")"
+expect_json exported_replayed "r['facts']['target.image_config']['state']" "absent"
+run_gd config_captured --root "$TMP/exported/tree" --target-gpu 10de:2bb5 --target-driver 580.95.05 --image-config "$TMP/exported-config.json" --json
+cp "$TMP/config_captured.out" "$TMP/config.capture.json"
+run_gd config_replayed replay "$TMP/config.capture.json" --json --no-capture
+expect_json config_replayed "r['facts']['target.image_config']['value']" "$TMP/exported-config.json"
+expect_json config_replayed "r['facts']['py.not_checked']['value']" "[]"
+# The torch of a venv whose interpreter is gone (only site-packages copied in): still judged, and
+# the report says no interpreter was found for it.
+cp -a "$TMP/exported/tree" "$TMP/no_python" && rm -r "$TMP/no_python/opt/venv/bin" "$TMP/no_python/usr/bin"
+run_gd no_python --root "$TMP/no_python" --target-gpu 10de:2bb5 --target-driver 580.95.05 --json --no-capture
+expect_rc no_python 1
+expect_json no_python "$(ids)" "['ml.torch-no-kernel-for-gpu']"
+expect_json no_python "r['facts']['py.default.kind']['value']" "site-packages"
+expect_json no_python "'no Python interpreter of the image was found' in r['facts']['py.not_checked']['value'][0]" "True"
 
 # An image that bakes in a driver's libcuda (550.54.15, in its ld.so.cache) for a 580 host: the
 # image's libcuda is not the target driver's release.
@@ -84,6 +144,15 @@ expect_json replayed "$(ids)" "['ml.torch-no-kernel-for-gpu']"
 run_gd no_root --target-gpu H200 --target-driver 580.95.05
 expect_rc no_root 2
 expect_err no_root 'give it with --root IMAGE'
+expect_err no_root 'docker export \$\(docker create IMAGE\) \| tar -x -C DIR, then --root DIR --image-config FILE'
+# --root / is this host's own files: the message says how to check this host instead.
+run_gd system_root --root / --target-gpu H200 --target-driver 580.95.05
+expect_rc system_root 2
+expect_err system_root "^gpudoctor: error: --root / with --target-gpu/--target-driver would check this host's own files"
+expect_err system_root 'to check this host, run gpudoctor without --root, --target-gpu and --target-driver'
+run_gd system_root_dot --root /. --target-gpu H200 --target-driver 580.95.05
+expect_rc system_root_dot 2
+expect_err system_root_dot "^gpudoctor: error: --root /\. with --target-gpu"
 run_gd bad_gpu --root "$TMP/cu124/rootfs" --target-gpu H9000 --target-driver 580.95.05
 expect_rc bad_gpu 2
 expect_err bad_gpu '^gpudoctor: error: --target-gpu H9000: not a GPU gpudoctor knows'

@@ -14,10 +14,19 @@ constexpr FactSpec k_facts[] = {
     FactSpec{"py.envs", T::list,
              "every Python environment found (PATH, VIRTUAL_ENV, CONDA_PREFIX, ~/.conda/environments.txt, ./.venv, "
              "--python, the system's): 'prefix (kind, python X.Y)' with its torch when it has one"},
-    FactSpec{"py.default.interpreter", T::string, "the interpreter a plain `python3` would run (or --python)"},
+    FactSpec{"py.not_checked", T::list,
+             "pre-flight: what of the image's Python was not checked, or was checked without knowing that the image "
+             "runs it (an environment found by searching /opt, /usr/local, /root, /home and /workspace that holds "
+             "torch, jax, tensorflow, triton or cupy), each with the option that checks it (--python, --image-config); "
+             "absent outside a pre-flight"},
+    FactSpec{"py.default.interpreter", T::string,
+             "the interpreter a plain `python3` would run (or --python; in a pre-flight, the environment checked)"},
     FactSpec{"py.default.prefix", T::string, "the environment that interpreter belongs to (sys.prefix)"},
-    FactSpec{"py.default.kind", T::string, "venv, conda or system"},
-    FactSpec{"py.default.via", T::string, "how it was chosen: --python, PATH, VIRTUAL_ENV, CONDA_PREFIX or ./.venv"},
+    FactSpec{"py.default.kind", T::string,
+             "venv, conda or system; site-packages in a pre-flight for a folder no interpreter found imports"},
+    FactSpec{"py.default.via", T::string,
+             "how it was chosen: --python, PATH, VIRTUAL_ENV, CONDA_PREFIX or ./.venv; in a pre-flight also 'found by "
+             "searching /opt' (and the other searched folders)"},
     FactSpec{"py.default.version", T::version, "its Python version (X.Y)"},
     FactSpec{"py.default.site_dirs", T::list,
              "the folders it imports installed packages from, in sys.path order (PYTHONPATH, user site, site-packages)"},

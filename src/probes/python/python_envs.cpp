@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 
 #include "probes/shared/library_file.hpp"
+#include "probes/python/python_metadata.hpp"
 #include "probes/python/pyvenv_cfg.hpp"
 #include "util/text_split.hpp"
 
@@ -150,6 +152,13 @@ std::optional<EnvBuild> env_for_prefix(Host& host, const std::string& prefix, st
   for (const char* name : {"bin/python3", "bin/python"}) {
     if (auto build = env_for_interpreter(host, join(prefix, name), via)) return build;
   }
+  // Only a versioned interpreter (bin/python3.12): what some images keep after a slimming step.
+  if (auto names = host.list_dir(join(prefix, "bin"))) {
+    for (const std::string& name : *names) {
+      if (!version_from_interpreter_name(name)) continue;
+      if (auto build = env_for_interpreter(host, join(prefix, "bin/" + name), via)) return build;
+    }
+  }
   return std::nullopt;
 }
 
@@ -268,6 +277,169 @@ PythonDiscovery discover_python(Host& host, const std::string& python_option) {
     out.envs.push_back(build.env);
   }
   if (!out.envs.empty()) out.chosen = out.envs.front();
+  return out;
+}
+
+namespace {
+
+// Folders the search never enters: caches, sources of other languages, conda's package cache
+// (/opt/conda/pkgs holds an unpacked copy of every package ever installed).
+constexpr std::string_view k_search_skip[] = {"__pycache__", "node_modules", ".git", ".cache", "pkgs",
+                                              "include",     "share",        "man",  "doc",    "proc"};
+
+bool is_site_folder(std::string_view path) {
+  // .../lib/python3.12/site-packages, .../lib64/python3.12/dist-packages, .../lib/python3/dist-packages
+  std::string name = last_part(path);
+  if (name != "site-packages" && name != "dist-packages") return false;
+  std::string up = parent(path);
+  std::string python = last_part(up);
+  std::string lib = last_part(parent(up));
+  return (python == "python3" || version_from_interpreter_name(python)) && (lib == "lib" || lib == "lib64");
+}
+
+struct Searcher {
+  Host& host;
+  const ImageSearchLimits& limits;
+  std::optional<std::string> home;
+  ImageSearch out;
+  std::vector<std::string> known_prefixes;  // canonical
+  std::size_t entries = 0;
+
+  bool budget_left() {
+    if (out.dirs_listed >= limits.max_dirs || entries >= limits.max_entries) {
+      out.truncated = true;
+      return false;
+    }
+    return true;
+  }
+
+  bool room() {
+    if (out.envs.size() + out.bare_sites.size() >= limits.max_found) {
+      out.truncated = true;
+      return false;
+    }
+    return true;
+  }
+
+  bool known(const std::string& prefix) {
+    std::string real = canonical_path(host, prefix);
+    if (std::find(known_prefixes.begin(), known_prefixes.end(), real) != known_prefixes.end()) return true;
+    known_prefixes.push_back(real);
+    return false;
+  }
+
+  /// A venv or conda environment at `dir`: recorded (when new) and true; false when `dir` is not one.
+  bool environment_at(const std::string& dir, const std::string& via) {
+    bool venv = host.stat(join(dir, "pyvenv.cfg")).has_value();
+    bool conda = !venv && is_dir(host, join(dir, "conda-meta"));
+    if (!venv && !conda) return false;
+    auto build = env_for_prefix(host, dir, via);
+    if (build && !known(build->env.prefix) && room()) {
+      fill_site_dirs(host, *build, home);
+      out.envs.push_back(build->env);
+    }
+    if (conda && build) {  // a conda installation's named environments: /opt/conda/envs/NAME
+      if (auto names = host.list_dir(join(dir, "envs"))) {
+        ++out.dirs_listed;
+        for (const std::string& name : *names) {
+          if (!budget_left()) break;
+          ++entries;
+          std::string child = join(dir, "envs/" + name);
+          auto st = host.lstat(child);
+          if (st && st->kind == FileKind::directory) environment_at(child, via);
+        }
+      }
+    }
+    return build.has_value();  // without an interpreter, its site folders are searched as bare ones
+  }
+
+  void search(std::string_view root) {
+    const std::string via = "found by searching " + std::string(root);
+    std::deque<std::pair<std::string, int>> queue{{std::string(root), 0}};
+    while (!queue.empty() && budget_left()) {
+      auto [dir, depth] = queue.front();
+      queue.pop_front();
+      if (is_site_folder(dir)) {
+        if (room()) {
+          PythonEnv site;
+          site.prefix = parent(parent(parent(dir)));
+          site.kind = "site-packages";
+          site.version = version_from_interpreter_name(last_part(parent(dir))).value_or("");
+          site.found_via = via;
+          site.site_dirs = {dir};
+          out.bare_sites.push_back(std::move(site));
+        }
+        continue;
+      }
+      if (depth > 0 && environment_at(dir, via)) continue;
+      if (depth >= limits.max_depth) continue;
+      auto names = host.list_dir(dir);
+      ++out.dirs_listed;
+      if (!names) continue;
+      for (const std::string& name : *names) {
+        if (!budget_left()) break;
+        ++entries;
+        if (std::find(std::begin(k_search_skip), std::end(k_search_skip), name) != std::end(k_search_skip)) continue;
+        std::string child = join(dir, name);
+        auto st = host.lstat(child);  // links are not followed: no loops, no leaving the folder
+        if (st && st->kind == FileKind::directory) queue.emplace_back(child, depth + 1);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+ImageSearch search_image_python(Host& host, const std::vector<PythonEnv>& known, const ImageSearchLimits& limits) {
+  Searcher searcher{host, limits, home_folder(host), {}, {}, 0};
+  for (const PythonEnv& env : known) searcher.known_prefixes.push_back(canonical_path(host, env.prefix));
+  for (std::string_view root : k_image_search_roots) {
+    if (is_dir(host, std::string(root))) searcher.search(root);
+  }
+  // A site folder that an environment found imports is that environment's, not a bare one.
+  std::vector<std::string> imported;
+  for (const std::vector<PythonEnv>* list : {&known, static_cast<const std::vector<PythonEnv>*>(&searcher.out.envs)}) {
+    for (const PythonEnv& env : *list) {
+      for (const std::string& dir : env.site_dirs) imported.push_back(canonical_path(host, dir));
+    }
+  }
+  std::erase_if(searcher.out.bare_sites, [&](const PythonEnv& site) {
+    return std::find(imported.begin(), imported.end(), canonical_path(host, site.site_dirs.front())) != imported.end();
+  });
+  return std::move(searcher.out);
+}
+
+std::vector<std::string> ml_packages(Host& host, const std::vector<std::string>& site_dirs) {
+  constexpr std::string_view k_packages[] = {"torch", "jax", "jaxlib", "tensorflow", "triton", "cupy"};
+  std::vector<std::string> out;
+  std::vector<std::string_view> seen;
+  for (const std::string& dir : site_dirs) {
+    auto names = host.list_dir(dir);
+    if (!names) continue;
+    for (std::string_view package : k_packages) {
+      if (std::find(seen.begin(), seen.end(), package) != seen.end()) continue;
+      // The package's folder (cupy: also a cupy-cudaNNx wheel's .dist-info without it).
+      bool present = false;
+      std::string version;
+      for (const std::string& name : *names) {
+        if (name == package) present = true;
+        const std::string dist_prefix = std::string(package) + (package == "cupy" ? "" : "-");
+        if (name.starts_with(dist_prefix) && name.ends_with(".dist-info")) {
+          if (package == "cupy") present = true;
+          std::size_t dash = name.find('-');
+          if (dash != std::string::npos) version = name.substr(dash + 1, name.size() - dash - 1 - 10);
+        }
+      }
+      if (!present) continue;
+      if (package == "torch") {
+        if (auto text = host.read_file(join(dir, "torch/version.py"), k_small_file)) {
+          if (auto info = parse_torch_version_py(*text)) version = info->version;
+        }
+      }
+      seen.push_back(package);
+      out.push_back(version.empty() ? std::string(package) : std::string(package) + " " + version);
+    }
+  }
   return out;
 }
 

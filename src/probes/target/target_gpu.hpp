@@ -25,6 +25,9 @@ struct TargetGpu {
 struct TargetHost {
   TargetGpu gpu;
   std::string driver;  ///< "580.95.05"
+  /// The configuration file the image's variables come from (--image-config, or the config.json
+  /// beside a bundle's rootfs); empty when there is none: the image's PATH is then not known.
+  std::string image_config;
 };
 
 /// "10de:2bb5", "0x2bb5", "H200", "RTX PRO 6000", "sm_120", "sm_90a", "compute_90", "12.0".

@@ -20,11 +20,22 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
       return line;
     }
     line.summary = absent ? "no Python environment found" : "unknown: " + unknown_reason(facts, "py.default.prefix");
+    for (const std::string& gap : list_of(facts, "py.not_checked")) line.details.push_back(gap);
     line.status = status_for(findings, k_python_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
     return line;
   }
-  std::string python = fmt::format("Python {} in {} ({})", facts.get_string("py.default.version").value_or("?"), *prefix,
-                                   facts.get_string("py.default.kind").value_or("?"));
+  std::string kind = facts.get_string("py.default.kind").value_or("?");
+  // A pre-flight says how the environment it checked was found (issue 23): on the image's PATH,
+  // on the runtime's default PATH (an image without configuration), or by searching the image.
+  if (facts.is_present("target.gpu")) {
+    std::string via = facts.get_string("py.default.via").value_or("");
+    if (via == "PATH") {
+      kind += facts.is_present("target.image_config") ? ", on the image's PATH" : ", on the runtime's default PATH";
+    } else if (!via.empty()) {
+      kind += ", " + (via.starts_with("found by") ? via : "via " + via);
+    }
+  }
+  std::string python = fmt::format("Python {} in {} ({})", facts.get_string("py.default.version").value_or("?"), *prefix, kind);
   std::vector<std::string> parts{python};
   if (auto torch = facts.get_string("torch.version")) {
     auto cuda = facts.get_string("torch.cuda");
@@ -33,6 +44,7 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
     parts.push_back("no torch");
   }
   line.summary = fmt::format("{}", fmt::join(parts, "; "));
+  for (const std::string& gap : list_of(facts, "py.not_checked")) line.details.push_back(gap);
   auto sass = list_of(facts, "torch.sass");
   auto ptx = list_of(facts, "torch.ptx");
   if (!sass.empty() || !ptx.empty()) {
