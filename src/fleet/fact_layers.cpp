@@ -25,6 +25,7 @@ constexpr Prefix k_prefixes[] = {
     {"pci.", "pci"},                   // PCI functions, the GPU table
     {"target.gpu", "pci"},             // a pre-flight's target GPU, in place of the PCI bus
     {"target.driver", "driver"},       // and its target driver, in place of the module
+    {"target.image_config", "container"},  // the image's configuration: its variables
     {"kmod.", "driver"},               // the kernel module and its files
     {"modprobe.", "driver"},           // module options and blacklists
     {"secureboot.", "driver"},         // module signing
