@@ -45,9 +45,9 @@ std::string render_npd(const Report& report, Severity fail_on) {
   // What the all-clear does not cover, after "; " (deploy/slurm/gpudoctor-healthcheck reads it so).
   std::vector<std::string> caveats;
   if (auto busy = report.facts.get_int("cuda.context.busy_count"); busy && *busy > 0) {
-    caveats.push_back(fmt::format("{} GPU(s) busy with other jobs, not proven", *busy));
+    caveats.push_back(fmt::format("{} GPU(s) busy, not proven", *busy));
   }
-  if (unconfirmed > 0) caveats.push_back(fmt::format("{} not confirmed by CUDA", unconfirmed));
+  if (unconfirmed > 0) caveats.push_back(fmt::format("{} unconfirmed", unconfirmed));
   std::string line = "no node problems found";
   if (!caveats.empty()) line += fmt::format("; {}", fmt::join(caveats, "; "));
   if (line.size() > k_npd_max_line) line = utf8_prefix(line, k_npd_max_line);

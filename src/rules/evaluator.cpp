@@ -227,6 +227,9 @@ Evaluation evaluate(std::span<const Rule> rules, const FactSet& facts) {
     if (severity_rank(a.severity) != severity_rank(b.severity)) {
       return severity_rank(a.severity) < severity_rank(b.severity);
     }
+    // What CUDA confirmed (or the facts prove) before what only the files suggest: offline, a GPU
+    // the version tables show unsupported comes before the unconfirmed consequences it explains.
+    if (a.confirmed != b.confirmed) return a.confirmed;
     return ranks[a.id] < ranks[b.id];
   });
   return evaluation;

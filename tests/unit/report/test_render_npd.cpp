@@ -58,3 +58,23 @@ TEST_CASE("npd: one line even when a title holds a newline", "[report][render_np
   r.findings = {finding("site.check", Severity::error, "first\nsecond")};
   CHECK(gd::render_npd(r, Severity::error) == "site.check: first second\n");
 }
+
+TEST_CASE("npd: a health check never fails on an unconfirmed finding, and says what it did not prove",
+          "[report][render_npd]") {
+  Report r;
+  r.run.scope = "node";
+  Finding guess = finding("hardware.gpu-newer-than-driver", Severity::error, "The driver is older than the GPU");
+  guess.confirmed = false;
+  r.findings = {guess};
+  CHECK(gd::render_npd(r, Severity::error) == "no node problems found; 1 unconfirmed\n");
+  r.facts.set("cuda.context.busy_count", std::int64_t{2});
+  CHECK(gd::render_npd(r, Severity::error) ==
+        "no node problems found; 2 GPU(s) busy, not proven; 1 unconfirmed\n");
+  // Without --scope node the run is the user's own: the finding is their problem, confirmed or not.
+  r.run.scope = "all";
+  CHECK(gd::render_npd(r, Severity::error) == "hardware.gpu-newer-than-driver: The driver is older than the GPU\n");
+  // A confirmed error still fails the node, first.
+  r.run.scope = "node";
+  r.findings.push_back(finding("xid.fallen-off-bus", Severity::error, "A GPU has fallen off the bus"));
+  CHECK(gd::render_npd(r, Severity::error) == "xid.fallen-off-bus: A GPU has fallen off the bus\n");
+}

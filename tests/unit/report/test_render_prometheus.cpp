@@ -109,7 +109,7 @@ TEST_CASE("prometheus: the run, the findings and the GPU counts", "[report][prom
                                  R"(gpudoctor_findings{severity="info"} 0)"});
   CHECK(samples(text, "gpudoctor_finding") ==
         std::vector<std::string>{
-            R"(gpudoctor_finding{id="cuda.kernel-launch-failed",severity="error",area="cuda",scope="node",action="reset-gpu"} 1)"});
+            R"(gpudoctor_finding{id="cuda.kernel-launch-failed",severity="error",area="cuda",scope="node",action="reset-gpu",confirmed="true"} 1)"});
   CHECK(samples(text, "gpudoctor_gpus") ==
         std::vector<std::string>{R"(gpudoctor_gpus{source="pci"} 2)", R"(gpudoctor_gpus{source="cuda"} 2)",
                                  R"(gpudoctor_gpus{source="nvml"} 2)"});
@@ -185,4 +185,26 @@ TEST_CASE("prometheus: hostile label values stay inside their quotes", "[report]
   CHECK(samples(text, "gpudoctor_evil").empty());
   CHECK(text.find(R"(bus_id="0000:00:06.0\"} 1\ngpudoctor_evil 1 \\")") != std::string::npos);
   CHECK(text.find(R"(area="a\"b")") != std::string::npos);
+}
+
+TEST_CASE("prometheus: a GPU another job keeps busy is not proven, not failed, and says so", "[report][prometheus]") {
+  Report r = two_gpu_report();
+  // GPU 0 on the bus (CUDA's device 1): its context ran out of memory under another process.
+  r.facts.set_absent("cuda.device.1.check");
+  r.facts.set("cuda.device.1.context.result", std::int64_t{2});
+  r.facts.set("cuda.device.1.busy", true);
+  r.facts.set("cuda.device.0.busy", false);
+  std::string text = gd::render_prometheus(r, 0);
+  CHECK(samples(text, "gpudoctor_gpu_proven") ==
+        std::vector<std::string>{R"(gpudoctor_gpu_proven{index="0",bus_id="0000:1a:00.0",uuid="GPU-aaaa"} NaN)",
+                                 R"(gpudoctor_gpu_proven{index="1",bus_id="0000:3b:00.0",uuid="GPU-bbbb"} 0)"});
+  CHECK(samples(text, "gpudoctor_gpu_busy") ==
+        std::vector<std::string>{R"(gpudoctor_gpu_busy{index="0",bus_id="0000:1a:00.0",uuid="GPU-aaaa"} 1)",
+                                 R"(gpudoctor_gpu_busy{index="1",bus_id="0000:3b:00.0",uuid="GPU-bbbb"} 0)"});
+}
+
+TEST_CASE("prometheus: a finding CUDA did not confirm carries confirmed=\"false\"", "[report][prometheus]") {
+  Report r = two_gpu_report();
+  r.findings.front().confirmed = false;
+  CHECK(samples(gd::render_prometheus(r, 0), "gpudoctor_finding").front().find(R"(confirmed="false"} 1)") != std::string::npos);
 }

@@ -289,3 +289,19 @@ TEST_CASE("findings are ordered error, warning, info, then by rule order", "[rul
   CHECK(ids(gd::evaluate(rules, facts).findings) ==
         std::vector<std::string>{"x.error2", "x.error1", "x.warning1", "x.warning2", "x.info1", "x.info2"});
 }
+
+TEST_CASE("within a severity, a confirmed finding comes before one that CUDA did not confirm", "[rules][evaluator]") {
+  // Offline (--root, --no-cuda): the missing node a GPU's driver support explains must not rank
+  // above the GPU the version tables show unsupported (issue 23).
+  gd::FactSet facts = base_facts();
+  std::vector<gd::Rule> rules = {rule("devices.consequence", gd::Severity::error, k_yes),
+                                 rule("hardware.root-cause", gd::Severity::error, k_yes)};
+  rules[0].rank = 10;
+  rules[0].confirmed_by = k_unknown;  // CUDA not run: reported, not confirmed
+  gd::Evaluation evaluation = gd::evaluate(rules, facts);
+  CHECK(ids(evaluation.findings) == std::vector<std::string>{"hardware.root-cause", "devices.consequence"});
+  CHECK_FALSE(evaluation.findings[1].confirmed);
+  // Severity still comes first: an unconfirmed error before a confirmed warning.
+  rules[1].severity = gd::Severity::warning;
+  CHECK(ids(gd::evaluate(rules, facts).findings) == std::vector<std::string>{"devices.consequence", "hardware.root-cause"});
+}
