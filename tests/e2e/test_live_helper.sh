@@ -77,6 +77,62 @@ else
   skip "the real-stub case: $STUB absent (no CUDA toolkit here)"
 fi
 
+# Shared nodes (issue 23): what other jobs do to a GPU is not the node's fault, in both scopes.
+# This machine has no GPU, so the host layers report it; the cases look at the CUDA and NVML findings.
+gpu_ids='[f["id"] for f in r["findings"] if f["id"].split(".")[0] in ("cuda", "nvml")]'
+# A torch job holds all but 18 MiB of the GPU (as measured on the real H200): the context answers 2.
+export FAKE_CUDA_CONTEXT_RESULT=2 FAKE_NVML_PROCESSES=4242 FAKE_NVML_PROCESS_MIB=143000 FAKE_NVML_MEMORY=143753,143771
+run_gd busy_all "${FAKE_ARGS[@]}" --json --no-capture
+expect_json busy_all "$gpu_ids" "['cuda.gpu-busy']"
+expect_json busy_all '[(f["severity"], f["scope"], f["action"]) for f in r["findings"] if f["id"] == "cuda.gpu-busy"]' \
+  "[('warning', 'environment', 'none')]"
+expect_json busy_all '"held by pid 4242" in [f for f in r["findings"] if f["id"] == "cuda.gpu-busy"][0]["message"]' True
+expect_fact busy_all cuda.context.fault_count 0
+run_gd busy_node "${FAKE_ARGS[@]}" --json --no-capture --scope node
+expect_json busy_node "$gpu_ids" "[]"
+expect_json busy_node '"cuda.gpu-busy" in r["summary"]["left_out"]' True
+run_gd busy_prom "${FAKE_ARGS[@]}" --format prometheus
+expect_out busy_prom '^gpudoctor_gpu_busy\{index="0",bus_id="0000:18:00.0",uuid="GPU-00010203-0405-0607-0809-0a0b0c0d0e0f"\} 1$'
+expect_out busy_prom '^gpudoctor_gpu_proven\{index="0",.*\} NaN$'
+# The same answer with no process on the GPU is a fault of the GPU, in both scopes.
+unset FAKE_NVML_PROCESSES FAKE_NVML_PROCESS_MIB FAKE_NVML_MEMORY
+run_gd oom_alone "${FAKE_ARGS[@]}" --json --no-capture --scope node
+expect_json oom_alone "$gpu_ids" "['cuda.context-creation-fails']"
+run_gd oom_prom "${FAKE_ARGS[@]}" --format prometheus
+expect_out oom_prom '^gpudoctor_gpu_busy\{index="0",.*\} 0$'
+expect_out oom_prom '^gpudoctor_gpu_proven\{index="0",.*\} 0$'
+# Exclusive_Process while another job holds the GPU: the refusal (46) is found, as the user's.
+export FAKE_CUDA_CONTEXT_RESULT=46 FAKE_NVML_COMPUTE_MODE=3 FAKE_NVML_PROCESSES=4242
+run_gd excl_all "${FAKE_ARGS[@]}" --json --no-capture
+expect_json excl_all "$gpu_ids" "['nvml.compute-mode-exclusive-busy']"
+expect_json excl_all '[f["consequences"] for f in r["findings"] if f["id"] == "nvml.compute-mode-exclusive-busy"]' "[['cuda.gpu-busy']]"
+run_gd excl_node "${FAKE_ARGS[@]}" --json --no-capture --scope node
+expect_json excl_node "$gpu_ids" "[]"
+# 46 in the Default mode with a process on the GPU is no sharing answer: a fault.
+export FAKE_NVML_COMPUTE_MODE=0
+run_gd unavailable "${FAKE_ARGS[@]}" --json --no-capture --scope node
+expect_json unavailable "$gpu_ids" "['cuda.context-creation-fails']"
+unset FAKE_CUDA_CONTEXT_RESULT FAKE_NVML_COMPUTE_MODE FAKE_NVML_PROCESSES
+# Exclusive_Process on eight GPUs, CUDA_VISIBLE_DEVICES=0 (CUDA enumerates one), other jobs on
+# GPUs 1-7: GPUs that were not tried are nobody's refusal.
+export FAKE_NVML_DEVICE_COUNT=8 FAKE_CUDA_DEVICE_COUNT=1 FAKE_NVML_COMPUTE_MODE=3 FAKE_NVML_PROCESSES=5001 FAKE_NVML_PROCESSES_0=0
+for scope in all node; do
+  CUDA_VISIBLE_DEVICES=0 run_gd "subset_$scope" "${FAKE_ARGS[@]}" --json --no-capture --scope $scope
+  expect_json "subset_$scope" "$gpu_ids" "[]"
+done
+unset FAKE_NVML_COMPUTE_MODE FAKE_NVML_PROCESSES FAKE_NVML_PROCESSES_0
+# Eight GPUs in MIG mode with two MIG devices each; CUDA enumerates one MIG device.
+export FAKE_NVML_MIG=1,1 FAKE_NVML_MIG_DEVICES=2
+for scope in all node; do
+  run_gd "mig_$scope" "${FAKE_ARGS[@]}" --json --no-capture --scope $scope
+  expect_json "mig_$scope" "$gpu_ids" "[]"
+done
+# GPU 5 has no MIG device at all: that one is named.
+FAKE_NVML_MIG_DEVICES_5=0 run_gd mig_none "${FAKE_ARGS[@]}" --json --no-capture --scope node
+expect_json mig_none "$gpu_ids" "['nvml.mig-without-instances']"
+expect_json mig_none '[(f["message"].count("GPU 5 ("), f["message"].count("GPU 0 (")) for f in r["findings"] if f["id"] == "nvml.mig-without-instances"]' "[(1, 0)]"
+unset FAKE_NVML_DEVICE_COUNT FAKE_CUDA_DEVICE_COUNT FAKE_NVML_MIG FAKE_NVML_MIG_DEVICES
+
 # On this machine (no GPU): a report, never a usage error.
 run_gd thishost
 checks=$((checks + 1))
