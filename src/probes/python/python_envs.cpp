@@ -287,6 +287,19 @@ namespace {
 constexpr std::string_view k_search_skip[] = {"__pycache__", "node_modules", ".git", ".cache", "pkgs",
                                               "include",     "share",        "man",  "doc",    "proc"};
 
+// Names that are files in every image (libraries, sources, data): not looked at, so that a folder
+// of thousands of them costs one listing and no stat each.
+bool looks_like_file(std::string_view name) {
+  constexpr std::string_view k_suffixes[] = {".py",  ".pyc", ".txt", ".json", ".md",  ".h",   ".hpp", ".a",   ".o",
+                                             ".js",  ".html", ".png", ".jpg", ".gz", ".zip", ".tar", ".whl", ".log",
+                                             ".csv", ".pt",   ".bin", ".safetensors", ".npy", ".npz", ".yaml", ".yml",
+                                             ".sh",  ".cfg",  ".ini", ".toml", ".so"};
+  for (std::string_view suffix : k_suffixes) {
+    if (name.size() > suffix.size() && name.ends_with(suffix)) return true;
+  }
+  return name.find(".so.") != std::string_view::npos;  // libcudart.so.12
+}
+
 bool is_site_folder(std::string_view path) {
   // .../lib/python3.12/site-packages, .../lib64/python3.12/dist-packages, .../lib/python3/dist-packages
   std::string name = last_part(path);
@@ -377,9 +390,10 @@ struct Searcher {
       ++out.dirs_listed;
       if (!names) continue;
       for (const std::string& name : *names) {
+        if (std::find(std::begin(k_search_skip), std::end(k_search_skip), name) != std::end(k_search_skip)) continue;
+        if (looks_like_file(name)) continue;
         if (!budget_left()) break;
         ++entries;
-        if (std::find(std::begin(k_search_skip), std::end(k_search_skip), name) != std::end(k_search_skip)) continue;
         std::string child = join(dir, name);
         auto st = host.lstat(child);  // links are not followed: no loops, no leaving the folder
         if (st && st->kind == FileKind::directory) queue.emplace_back(child, depth + 1);

@@ -42,7 +42,7 @@ inline constexpr std::string_view k_image_search_roots[] = {"/opt", "/usr/local"
 struct ImageSearchLimits {
   int max_depth = 5;             ///< folders below a root: /home/user/project/lib/python3.12/site-packages is 5
   std::size_t max_dirs = 2000;   ///< folders listed, over all roots
-  std::size_t max_entries = 50000;  ///< names looked at, over all roots
+  std::size_t max_entries = 20000;  ///< names stat'ed (not those that look like files), over all roots
   std::size_t max_found = 32;    ///< environments and site folders kept
 };
 

@@ -260,6 +260,12 @@ TEST_CASE("image search: bounded, never follows links, skips what is no environm
   gd::ImageSearch small = gd::search_image_python(real, {}, limits);
   CHECK(small.truncated);
   CHECK(small.dirs_listed <= 10);
+  // Files are not stat'ed one by one: a data folder of thousands costs one listing, no budget.
+  for (int i = 0; i < 50; ++i) tree.file("/workspace/data/part-" + std::to_string(i) + ".npy", "");
+  for (int i = 0; i < 50; ++i) tree.file("/opt/venv/../libs/libcudnn_" + std::to_string(i) + ".so.9", "");
+  gd::ImageSearchLimits few_stats;
+  few_stats.max_entries = 60;  // the 40 folders of /workspace and the venv's, not the 100 files
+  CHECK_FALSE(gd::search_image_python(real, {}, few_stats).truncated);
   // Depth: /workspace/a/b/c/d/e/.venv is deeper than images put environments.
   tree.link("/workspace/a/b/c/d/e/.venv/bin/python3", "/usr/bin/python3.12");
   tree.file("/workspace/a/b/c/d/e/.venv/pyvenv.cfg", "home = /usr/bin\n");
