@@ -11,12 +11,20 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
-// A check that could not decide for want of CUDA's answer (a helper fact is unknown).
-bool needs_cuda(const Inconclusive& item) {
+// Which of the helper's two parts a check that could not decide was waiting for: CUDA (a cuda.*
+// fact is unknown), NVML (an nvml.* fact), or both.
+struct HelperGap {
+  bool cuda = false;
+  bool nvml = false;
+};
+
+HelperGap helper_gap(const Inconclusive& item) {
+  HelperGap gap;
   for (const Evidence& e : item.unknown_facts) {
-    if (e.fact.starts_with("cuda.") || e.fact.starts_with("nvml.")) return true;
+    gap.cuda = gap.cuda || e.fact.starts_with("cuda.");
+    gap.nvml = gap.nvml || e.fact.starts_with("nvml.");
   }
-  return false;
+  return gap;
 }
 
 }  // namespace
@@ -76,12 +84,21 @@ Verdict verdict_of(const Report& report) {
     if (area.status == AreaStatus::unknown) ++unknown;
   }
   std::size_t need_cuda = 0;
-  for (const Inconclusive& item : report.inconclusive) need_cuda += needs_cuda(item) ? 1 : 0;
+  HelperGap missing;  // the parts whose answer those checks lack
+  for (const Inconclusive& item : report.inconclusive) {
+    HelperGap gap = helper_gap(item);
+    need_cuda += gap.cuda || gap.nvml ? 1 : 0;
+    missing.cuda = missing.cuda || gap.cuda;
+    missing.nvml = missing.nvml || gap.nvml;
+  }
   std::size_t other = report.inconclusive.size() - need_cuda;
   std::vector<std::string> gaps;
   if (need_cuda > 0) {
+    std::string_view whose = missing.cuda && missing.nvml ? " CUDA's and NVML's answers"
+                             : missing.nvml               ? " NVML's answer"
+                                                          : " CUDA's answer";
     gaps.push_back(plural(need_cuda, "check needs", "checks need") +
-                   (cuda_not_run ? " CUDA, which was not run" : " CUDA's answer, which this run did not give"));
+                   (cuda_not_run ? std::string(" CUDA, which was not run") : std::string(whose) + ", which this run did not give"));
   } else if (cuda_not_run) {
     gaps.push_back("CUDA was not run");
   }

@@ -34,10 +34,11 @@ fake-eight-one-stuck.capture.json|1|cuda.gpu-stuck
 TABLE
 
 # The healthy H200 (shared/fixtures) is clean: no error, no warning; its helper predates the
-# kernel proof, so the last line says that those checks lack CUDA's answer.
+# kernel proof and the GPU health checks, so the last line says that those checks lack CUDA's and
+# NVML's answers.
 run_gd h200 replay "$HOSTS/h200-container-580.159.04.capture.json"
 expect_rc h200 0
-expect_out h200 "^No problem confirmed; [0-9]+ checks need CUDA's answer, which this run did not give, [0-9]+ other checks could not decide\.$"
+expect_out h200 "^No problem confirmed; [0-9]+ checks need CUDA's and NVML's answers, which this run did not give, [0-9]+ other checks could not decide\.$"
 expect_out h200 "GPU 0: NVIDIA H200 · sm_90"
 expect_out h200 "open 580\.159\.04"
 # The capture holds no kernel log and predates the kernel proof (helper protocol 1.0): the only
@@ -67,7 +68,7 @@ expect_no_out kernel "predates the kernel proof"
 # The real H200 with torch 2.11.0+cu130 in a uv venv: the ML stack is read from files, clean.
 run_gd ml replay "$HOSTS/h200-live-ml.capture.json"
 expect_rc ml 0
-expect_out ml "^No problem confirmed; [0-9]+ checks need CUDA's answer, which this run did not give\.$"
+expect_out ml "^No problem confirmed; [0-9]+ checks need CUDA's and NVML's answers, which this run did not give\.$"
 expect_out ml "Python / PyTorch: Python 3\.12 in /opt/torch/\.venv \(venv\); torch 2\.11\.0\+cu130 \(CUDA 13\.0\)"
 # The architectures that cover libtorch_cuda.so (torch.cuda.get_arch_list() on that host) apart from
 # those a few of its fat binaries add (cuobjdump --list-elf counted them on the H200).

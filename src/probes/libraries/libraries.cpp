@@ -263,11 +263,12 @@ void set_unloadable(FactSet& facts, std::string_view prefix, const Resolution& r
     return;
   }
   const LibraryFile& file = *res.broken;
-  std::string path = file.real_path == file.path ? file.path : fmt::format("{} (-> {})", file.path, file.real_path);
+  std::string text = file.real_path == file.path ? file.problem_text
+                                                 : fmt::format("{} (its links lead to {})", file.problem_text, file.real_path);
   facts.set(p + ".unloadable", std::string(to_string(file.problem)), file.real_path);
-  facts.set(p + ".unloadable_path", path, file.real_path);
+  facts.set(p + ".unloadable_path", file.path, file.real_path);
   facts.set(p + ".unloadable_size", static_cast<std::int64_t>(file.size), file.real_path);
-  facts.set(p + ".unloadable_text", file.problem_text, file.real_path);
+  facts.set(p + ".unloadable_text", text, file.real_path);
 }
 
 void set_copies(FactSet& facts, const Library& lib, const Inventory& inv) {

@@ -247,8 +247,12 @@ std::string library_file_text(const LibraryFile& file) {
   }
   if (file.elf == ElfCheck::foreign) {
     notes.push_back(file.elf_text + ", not loadable here");
+  } else if (file.problem == LoadProblem::empty) {
+    notes.emplace_back("empty");
   } else if (file.elf == ElfCheck::not_elf) {
     notes.emplace_back("not an ELF file");
+  } else if (loader_takes(file.problem) != LoaderTakes::skips && file.problem != LoadProblem::none) {
+    notes.push_back(std::string(to_string(file.problem)));  // segments-cut, a directory, ...
   }
   if (!notes.empty()) {
     text += " (";

@@ -104,7 +104,7 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
   } else if (*status != "ok") {
     line.summary = "helper " + *status;
   } else if (facts.get_bool("cuda.libcuda.loaded") == false) {
-    line.summary = "libcuda.so.1 not found: " + facts.get_string("cuda.libcuda.dlerror").value_or("");
+    line.summary = "libcuda.so.1 did not load: " + facts.get_string("cuda.libcuda.dlerror").value_or("");
   } else {
     auto init = facts.get_int("cuda.init.result");
     std::string version = facts.get_string("cuda.driver_version.text").value_or("?");
@@ -143,7 +143,7 @@ AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
   }
   if (!*loaded) {
     line.status = status_for(findings, k_nvml_areas, AreaStatus::warning);
-    line.summary = "libnvidia-ml.so.1 not found: " + facts.get_string("nvml.dlerror").value_or("");
+    line.summary = "libnvidia-ml.so.1 did not load: " + facts.get_string("nvml.dlerror").value_or("");
     return line;
   }
   auto init = facts.get_int("nvml.init.result");

@@ -146,6 +146,15 @@ AreaLine container_line(const FactSet& facts, const std::vector<Finding>& findin
 AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaLine line{"libraries", "Driver libraries", AreaStatus::ok, "", {}};
   auto resolved = facts.get_string("lib.libcuda.resolved");
+  // A file is there but broken: never "not on the search path" (libraries.libcuda-unloadable).
+  auto broken = facts.get_string("lib.libcuda.unloadable_path");
+  if (broken && !resolved) {
+    line.status = status_for(findings, k_library_areas, AreaStatus::error);
+    line.summary = fmt::format("libcuda.so.1 → {} cannot be loaded ({}, {} bytes)", *broken,
+                               facts.get_string("lib.libcuda.unloadable").value_or("?"),
+                               facts.get_int("lib.libcuda.unloadable_size").value_or(0));
+    return line;
+  }
   if (!resolved) {
     const Fact* fact = facts.find("lib.libcuda.resolved");
     bool absent = fact && fact->state == FactState::absent;

@@ -212,5 +212,25 @@ TEST_CASE("areas: libcuda that does not load marks the CUDA line as an error", "
   auto lines = gd::build_area_lines(facts, {});
   const AreaLine& cuda = line(lines, "cuda");
   CHECK(cuda.status == AreaStatus::error);
-  CHECK(cuda.summary == "libcuda.so.1 not found: libcuda.so.1: cannot open shared object file: No such file or directory");
+  CHECK(cuda.summary == "libcuda.so.1 did not load: libcuda.so.1: cannot open shared object file: No such file or directory");
+}
+
+TEST_CASE("areas: a libcuda that is there but broken is never 'not on the search path'", "[report][areas]") {
+  gd::FactSet facts;
+  facts.set_absent("lib.libcuda.resolved", "test", "/usr/lib/x86_64-linux-gnu/libcuda.so.1 is where the loader looks, but ...");
+  facts.set("lib.libcuda.unloadable", std::string("empty"));
+  facts.set("lib.libcuda.unloadable_path", std::string("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+  facts.set("lib.libcuda.unloadable_size", std::int64_t{0});
+  facts.set("cuda.helper.status", std::string("ok"));
+  facts.set("nvml.loaded", false);
+  facts.set("nvml.dlerror", std::string("/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file too short"));
+  auto lines = gd::build_area_lines(facts, {});
+  const AreaLine& libraries = line(lines, "libraries");
+  CHECK(libraries.status == AreaStatus::error);
+  CHECK(libraries.summary == "libcuda.so.1 → /usr/lib/x86_64-linux-gnu/libcuda.so.1 cannot be loaded (empty, 0 bytes)");
+  CHECK(line(lines, "nvml").summary == "libnvidia-ml.so.1 did not load: /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file too short");
+  // Nothing there at all: that is what "not on the search path" means.
+  gd::FactSet none;
+  none.set_absent("lib.libcuda.resolved", "test", "libcuda.so.1 is in none of the folders the loader searches");
+  CHECK(line(gd::build_area_lines(none, {}), "libraries").summary == "libcuda.so.1 is not on the loader's search path");
 }

@@ -61,6 +61,25 @@ TEST_CASE("verdict: checks that need CUDA, which was not run", "[report][verdict
   CHECK(gd::to_string(v.kind) == "incomplete");
 }
 
+TEST_CASE("verdict: names the part of the helper whose answer is missing", "[report][verdict]") {
+  // As on the H200 with an empty libnvidia-ml.so.1: CUDA answered, NVML did not.
+  Report r = checked_host();
+  r.inconclusive = {needing("nvml.persistence-off", "nvml.device.0.persistence"), needing("nvml.ecc-uncorrectable-errors", "nvml.health.ecc_uncorrected_volatile")};
+  CHECK(gd::verdict_of(r).text == "No problem confirmed; 2 checks need NVML's answer, which this run did not give.");
+  // A helper that hung in cuInit: the CUDA facts are unknown.
+  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub")};
+  CHECK(gd::verdict_of(r).text == "No problem confirmed; 1 check needs CUDA's answer, which this run did not give.");
+  // Both parts missing, in one check or across checks.
+  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"), needing("nvml.persistence-off", "nvml.device.0.persistence"),
+                    needing("driver.gpu-excluded", "kmod.nvidia.excluded")};
+  CHECK(gd::verdict_of(r).text ==
+        "No problem confirmed; 2 checks need CUDA's and NVML's answers, which this run did not give, 1 other check could not decide.");
+  gd::Inconclusive both{"cuda.no-device-while-nvml-sees-gpus", "title",
+                        {{"cuda.init.result", "unknown (helper hung)", "helper"}, {"nvml.device_count", "unknown (helper hung)", "helper"}}};
+  r.inconclusive = {both};
+  CHECK(gd::verdict_of(r).text == "No problem confirmed; 1 check needs CUDA's and NVML's answers, which this run did not give.");
+}
+
 TEST_CASE("verdict: CUDA skipped and nothing else undecided still says so", "[report][verdict]") {
   Report r = checked_host();
   r.areas[2].status = AreaStatus::skipped;
@@ -84,4 +103,16 @@ TEST_CASE("verdict: notes alone leave a checked host healthy", "[report][verdict
   CHECK(gd::verdict_of(r).text == "No problems found. (1 note)");
   r.run.scope = "node";
   CHECK(gd::verdict_of(r).text == "No node problems found. (1 note)");
+}
+
+TEST_CASE("verdict: a health check never calls a GPU healthy that another job kept busy", "[report][verdict]") {
+  // --scope node leaves cuda.gpu-busy out (it is no node problem), but the GPU was not proven.
+  Report r = checked_host();
+  r.run.scope = "node";
+  r.facts.set("cuda.context.busy_count", std::int64_t{1});
+  Verdict v = gd::verdict_of(r);
+  CHECK(v.kind == Verdict::Kind::incomplete);
+  CHECK(v.text == "No problem confirmed; 1 GPU is busy with other processes' work and not proven.");
+  r.facts.set("cuda.context.busy_count", std::int64_t{0});
+  CHECK(gd::verdict_of(r).text == "No node problems found.");
 }
