@@ -63,7 +63,8 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   app.add_flag("--check-inforom", options.probe.check_inforom,
                "also validate each GPU's InfoROM (reads it from flash: about 70 ms per GPU)");
   app.add_option("--python", options.probe.python_path,
-                 "check this Python interpreter or environment folder instead of the python3 on PATH");
+                 "check this Python interpreter or environment folder instead of the python3 on PATH (in a "
+                 "pre-flight, a path inside the image)");
   app.add_option("--extension", options.probe.extension_paths,
                  "also list the GPU architectures compiled into this CUDA library, e.g. flash-attn's .so (repeatable)");
   std::string target_gpu, target_driver;
