@@ -449,6 +449,19 @@ rc=$?
 expect_rc no_name 0
 expect_err no_name "err: node $(uname -n | cut -d. -f1): scontrol show node $(uname -n | cut -d. -f1) failed: .*node left as it is"
 
+# A GPU that another job keeps busy is no node problem (issue 23): gpudoctor's all-clear says what
+# it could not prove after "; ", and a drain of gpudoctor's is lifted all the same.
+fake_dir busy 'echo "no node problems found; 1 GPU(s) busy, not proven"; exit 0'
+scontrol update NodeName="$NODE" State=DRAIN Reason="gpudoctor: test.busy: drained before"
+wait_state busy_drained 5 'DRAIN'
+by_hand busy "$W/busy"
+expect_err busy "undrained, no node problems found \(was 'gpudoctor: test.busy: drained before'\)"
+wait_state busy_undrained 5 '^IDLE\|$'
+# Anything else after the all-clear is not the npd form: gpudoctor failed, the node is left alone.
+fake_dir busy_garbage 'echo "no node problems found, probably"; exit 0'
+by_hand busy_garbage "$W/busy_garbage"
+expect_err busy_garbage "gpudoctor failed \(exit 0 without 'no node problems found'"
+
 # Drained by gpudoctor and DOWN: the problem is gone, so the drain is cleared (UNDRAIN), but
 # the node stays DOWN (RESUME would have put it back in service).
 printf 'GPUDOCTOR_ARGS="replay %s"\n' "$W/healthy.json" >"$W/healthy.conf"
