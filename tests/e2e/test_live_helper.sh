@@ -133,6 +133,36 @@ expect_json mig_none "$gpu_ids" "['nvml.mig-without-instances']"
 expect_json mig_none '[(f["message"].count("GPU 5 ("), f["message"].count("GPU 0 (")) for f in r["findings"] if f["id"] == "nvml.mig-without-instances"]' "[(1, 0)]"
 unset FAKE_NVML_DEVICE_COUNT FAKE_CUDA_DEVICE_COUNT FAKE_NVML_MIG FAKE_NVML_MIG_DEVICES
 
+# Driver libraries that are there but cannot be loaded (issue 23): an empty libcuda.so.1 where the
+# loader looks, as a file bind-mounted over it on the real H200; the loader's own words come back.
+lib_ids='[f["id"] for f in r["findings"] if f["id"].split(".")[0] in ("libraries", "cuda", "nvml")]'
+mkdir -p "$TMP/emptycuda" "$TMP/emptynvml"
+: > "$TMP/emptycuda/libcuda.so.1"
+LD_LIBRARY_PATH="$TMP/emptycuda" run_gd emptycuda
+expect_rc emptycuda 1
+expect_out emptycuda "^\[X\] Driver libraries: libcuda\.so\.1 → $TMP/emptycuda/libcuda\.so\.1 cannot be loaded \(empty, 0 bytes\)$"
+expect_out emptycuda "^\[X\] CUDA driver \(libcuda\): libcuda\.so\.1 did not load: .*file too short$"
+expect_out emptycuda "^error \[libraries\.libcuda-unloadable\]"
+expect_no_out emptycuda "not on the loader's search path|driver-userspace-missing|libcuda-not-found\]"
+LD_LIBRARY_PATH="$TMP/emptycuda" run_gd emptycuda_json --json --no-capture
+expect_json emptycuda_json "$lib_ids" "['libraries.libcuda-unloadable']"
+expect_json emptycuda_json '[f["confirmed"] for f in r["findings"] if f["id"] == "libraries.libcuda-unloadable"]' "[True]"
+# An empty libnvidia-ml.so.1 beside a libcuda that works: CUDA answers, NVML's file is named.
+cp "$FAKES/libcuda.so.1" "$TMP/emptynvml/libcuda.so.1"
+: > "$TMP/emptynvml/libnvidia-ml.so.1"
+LD_LIBRARY_PATH="$TMP/emptynvml" run_gd emptynvml --json --no-capture
+expect_json emptynvml "$lib_ids" "['libraries.nvml-unloadable']"
+expect_json emptynvml '[(f["severity"], f["confirmed"], "(0 bytes)" in f["message"]) for f in r["findings"] if f["id"] == "libraries.nvml-unloadable"]' \
+  "[('warning', True, True)]"
+expect_fact emptynvml cuda.init.result 0
+LD_LIBRARY_PATH="$TMP/emptynvml" run_gd emptynvml_text
+expect_out emptynvml_text "^\[!\] NVML \(libnvidia-ml\): libnvidia-ml\.so\.1 did not load: .*file too short$"
+expect_no_out emptynvml_text "checks? needs? CUDA's answer"
+# NVML that loads but does not initialise while CUDA works: a warning of its own.
+FAKE_NVML_INIT_RESULT=999 run_gd nvml_init "${FAKE_ARGS[@]}" --json --no-capture
+expect_json nvml_init "$lib_ids" "['nvml.unusable']"
+expect_json nvml_init '[f["severity"] for f in r["findings"] if f["id"] == "nvml.unusable"]' "['warning']"
+
 # On this machine (no GPU): a report, never a usage error.
 run_gd thishost
 checks=$((checks + 1))
