@@ -63,10 +63,15 @@ Verdict verdict_of(const Report& report) {
     std::string driver = report.facts.get_string("target.driver").value_or("?");
     std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";
     std::vector<std::string> not_checked;
-    if (const Fact* fact = report.facts.find("py.not_checked"); fact && fact->state == FactState::present) {
+    const Fact* fact = report.facts.find("py.not_checked");
+    if (fact && fact->state == FactState::present) {
       if (const auto* list = std::get_if<std::vector<std::string>>(&fact->value)) not_checked = *list;
     }
-    if (not_checked.empty()) {
+    if (fact && fact->state == FactState::unknown) {  // the Python probe did not run (--scope node)
+      v.text = fmt::format("No problem confirmed in the image for the target ({}, driver {}): its Python was {}. The "
+                           "host itself was not read.{}",
+                           *gpu, driver, fact->reason, notes);
+    } else if (not_checked.empty()) {
       v.text = fmt::format("No problem found in the image for the target ({}, driver {}); the host itself was not read.{}",
                            *gpu, driver, notes);
     } else {

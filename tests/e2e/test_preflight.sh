@@ -84,6 +84,10 @@ run_gd exported_hopper --root "$TMP/exported/tree" --target-gpu H200 --target-dr
 expect_rc exported_hopper 0
 expect_no_out exported_hopper '^error '
 expect_no_out exported_hopper '^No problem found'
+# --scope node leaves the image's Python out: the last line says so, not "No problem found".
+run_gd exported_node --root "$TMP/exported/tree" --target-gpu 10de:2bb5 --target-driver 580.95.05 --scope node
+expect_no_out exported_node '^No problem found'
+expect_out exported_node '^No problem confirmed in the image for the target .*: its Python was not checked \(--scope node\)\. The host itself was not read\.'
 # --python (a path inside the image) says which Python the image runs: nothing is left unchecked.
 run_gd exported_python --root "$TMP/exported/tree" --target-gpu H200 --target-driver 580.95.05 --python /opt/venv/bin/python3 --json --no-capture
 expect_json exported_python "r['facts']['py.default.via']['value']" "--python"
