@@ -277,6 +277,21 @@ TEST_CASE("image search: bounded, never follows links, skips what is no environm
   CHECK(prefixes == std::vector<std::string>{"/opt/venv", "/workspace/a/.venv"});
 }
 
+TEST_CASE("image search: a FIFO where pyvenv.cfg or a site folder's entry should be does not hang it", "[target]") {
+  TempTree tree;
+  exported_image(tree);
+  tree.fifo("/opt/fifo-env/pyvenv.cfg");
+  tree.link("/opt/fifo-env/bin/python3", "/usr/bin/python3.12");
+  tree.fifo("/workspace/app/lib/python3.12/site-packages/torch");
+  gd::RealHost real(tree.root(), {});
+  gd::ImageSearch search = gd::search_image_python(real, {});
+  std::vector<std::string> prefixes;
+  for (const gd::PythonEnv& env : search.envs) prefixes.push_back(env.prefix);
+  CHECK(std::find(prefixes.begin(), prefixes.end(), "/opt/venv") != prefixes.end());
+  REQUIRE(search.bare_sites.size() == 1);
+  CHECK(gd::ml_packages(real, search.bare_sites[0].site_dirs) == std::vector<std::string>{"torch"});
+}
+
 TEST_CASE("ml_packages: torch's version from version.py, the others from their .dist-info, cupy by its wheel", "[target]") {
   TempTree tree;
   const std::string site = "/usr/local/lib/python3.12/site-packages";
