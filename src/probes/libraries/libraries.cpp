@@ -279,7 +279,7 @@ void set_copies(FactSet& facts, const Library& lib, const Inventory& inv) {
   if (it != inv.copies.end()) {
     for (const auto& [real, file] : it->second) {
       copies.push_back(library_file_text(file));
-      bool loadable = file.elf != ElfCheck::foreign && file.elf != ElfCheck::not_elf;
+      bool loadable = file.elf != ElfCheck::foreign && file.elf != ElfCheck::not_elf && loader_takes(file.problem) == LoaderTakes::maps;
       if (!file.version.empty() && !file.is_stub && !file.is_compat && loadable) {
         versions.insert(file.version);
       }

@@ -295,3 +295,44 @@ TEST_CASE("libraries: the captured H200 container", "[probes][libraries]") {
   // libnvidia-ml.so.1 is listed by the observed cache, but where it links to is not recorded.
   CHECK(state_of(facts, "lib.libnvidia_ml.resolved_version") == FactState::unknown);
 }
+
+TEST_CASE("libraries: a driver library that is there but cannot be loaded", "[probes][libraries]") {
+  // As on the H200 with an empty file bind-mounted over libcuda.so.580.159.04 (and, separately,
+  // over the PTX JIT compiler): the links lead to 0 bytes.
+  TempTree tree;
+  const std::string dir = "/usr/local/nvidia/lib64";
+  tree.file(dir + "/libcuda.so.580.159.04", "");
+  tree.link(dir + "/libcuda.so.1", "libcuda.so.580.159.04");
+  tree.file(dir + "/libnvidia-ml.so.580.159.04", gd::test::elf_fixture("libnvidia-ml.x86_64.so"));
+  tree.link(dir + "/libnvidia-ml.so.1", "libnvidia-ml.so.580.159.04");
+  tree.file(dir + "/libnvidia-ptxjitcompiler.so.580.159.04", gd::test::elf_fixture("libcuda.x86_64.so").substr(0, 300));
+  tree.link(dir + "/libnvidia-ptxjitcompiler.so.1", "libnvidia-ptxjitcompiler.so.580.159.04");
+  FactSet facts = run_on(tree, earlier_facts(k_nvidia_llp));
+
+  CHECK(facts.get_string("lib.libcuda.unloadable") == "empty");
+  CHECK(facts.get_string("lib.libcuda.unloadable_path") == dir + "/libcuda.so.1");
+  CHECK(facts.get_int("lib.libcuda.unloadable_size") == 0);
+  CHECK(facts.get_string("lib.libcuda.unloadable_text") ==
+        "the file is empty: the loader stops there with \"file too short\" (its links lead to "
+        "/usr/local/nvidia/lib64/libcuda.so.580.159.04)");
+  // Not "in none of the folders": the file is there.
+  REQUIRE(state_of(facts, "lib.libcuda.resolved") == FactState::absent);
+  CHECK(facts.find("lib.libcuda.resolved")->reason.find("is where the loader looks, but it cannot be loaded") != std::string::npos);
+  CHECK(list_of(facts, "lib.libcuda.versions").empty());  // an empty copy has no driver version to count
+  CHECK(list_of(facts, "lib.libcuda.copies") == List{dir + "/libcuda.so.580.159.04 580.159.04 (empty)"});
+  // NVML is whole: nothing to report for it.
+  CHECK(state_of(facts, "lib.libnvidia_ml.unloadable") == FactState::absent);
+  CHECK(facts.get_string("lib.libnvidia_ml.resolved") == dir + "/libnvidia-ml.so.1");
+  // The JIT compiler cut inside its program headers.
+  CHECK(facts.get_string("lib.libnvidia_ptxjitcompiler.unloadable") == "program-headers-cut");
+  CHECK(facts.get_int("lib.libnvidia_ptxjitcompiler.unloadable_size") == 300);
+}
+
+TEST_CASE("libraries: no file at all is not an unloadable one", "[probes][libraries]") {
+  TempTree tree;
+  tree.dir("/usr/local/nvidia/lib64");
+  FactSet facts = run_on(tree, earlier_facts(k_nvidia_llp));
+  CHECK(state_of(facts, "lib.libcuda.unloadable") == FactState::absent);
+  CHECK(state_of(facts, "lib.libnvidia_ptxjitcompiler.unloadable") == FactState::absent);
+  CHECK(facts.find("lib.libcuda.resolved")->reason == "libcuda.so.1 is in none of the folders the loader searches");
+}
