@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdint>
 
 namespace gd {
 namespace {
@@ -123,6 +124,9 @@ std::string_view type_text(std::uint16_t type) {
 
 LoadCheck problem(LoadProblem p, std::string text) { return {p, std::move(text)}; }
 
+/// a + b, or the largest value when that overflows (a corrupt header's offsets can be anything).
+std::uint64_t add_capped(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
 /// The end of the loadable segments (p_offset + p_filesz of every PT_LOAD), nullopt when the table is cut.
 std::optional<std::uint64_t> segments_end(const Header& h, std::string_view table) {
   std::size_t entry = h.is_64 ? 56 : 32;
@@ -137,7 +141,7 @@ std::optional<std::uint64_t> segments_end(const Header& h, std::string_view tabl
     }
     std::uint64_t offset = h.is_64 ? read_uint(ph, 8, 8, h.big_endian) : read_uint(ph, 4, 4, h.big_endian);
     std::uint64_t filesz = h.is_64 ? read_uint(ph, 32, 8, h.big_endian) : read_uint(ph, 16, 4, h.big_endian);
-    end = std::max(end, offset + filesz);
+    end = std::max(end, add_capped(offset, filesz));
   }
   return end;
 }
@@ -208,7 +212,7 @@ LoadCheck check_elf_load(std::string_view head, std::uint64_t size, std::optiona
     return problem(LoadProblem::not_shared_object, fmt::format("an {}, not a shared library: the loader stops there with "
                                                                "\"only ET_DYN and ET_EXEC can be loaded\"", type_text(h->type)));
   }
-  std::uint64_t ph_end = h->phoff + std::uint64_t{h->phnum} * h->phentsize;
+  std::uint64_t ph_end = add_capped(h->phoff, std::uint64_t{h->phnum} * h->phentsize);
   if (ph_end > size) {
     return problem(LoadProblem::program_headers_cut,
                    fmt::format("truncated: its program headers end at byte {}, past the end of the file: the loader stops "
@@ -221,7 +225,7 @@ LoadCheck check_elf_load(std::string_view head, std::uint64_t size, std::optiona
                                  "bytes that are not there, and the program dies of SIGBUS (bus error) inside dlopen", *end));
     }
   }
-  std::uint64_t sh_end = h->shoff + std::uint64_t{h->shnum} * h->shentsize;
+  std::uint64_t sh_end = add_capped(h->shoff, std::uint64_t{h->shnum} * h->shentsize);
   if (h->shoff != 0 && h->shnum != 0 && sh_end > size) {
     return problem(LoadProblem::sections_cut,
                    fmt::format("truncated: its section headers end at byte {}, past the end of the file (a copy cut short; "

@@ -4,6 +4,8 @@
 // glibc's elf/dl-load.c open_verify(). Some problems stop the search with an error (an empty file:
 // "file too short"), some make the loader skip the file and search on (another ELF class or
 // machine), and a copy cut short inside its segments is mapped anyway and dies of SIGBUS.
+// It reads the header fields the loader uses (type, machine, program headers); elf_modinfo's
+// ElfLayout is about section tables and refuses a file without one, which the loader accepts.
 
 #include <cstdint>
 #include <optional>

@@ -71,7 +71,7 @@ bool has_folder(std::string_view path, std::string_view folder) {
 /// The loader's verdict on the file, with its program headers read when the header names them.
 void check_load(Host& host, LibraryFile& file, std::string_view head, std::string_view arch) {
   std::optional<std::string> table;
-  if (auto range = program_header_range(head); range && range->first + range->second <= file.size) {
+  if (auto range = program_header_range(head); range && range->first <= file.size && range->second <= file.size - range->first) {
     if (auto bytes = host.read_range(file.path, range->first, range->second); bytes && bytes->size() == range->second) {
       table = std::move(*bytes);
     }
