@@ -24,10 +24,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 3> k_clean_e
 }};
 
 // Facts that say nothing when the helper could not run: all set unknown with the reason.
-constexpr std::array<std::string_view, 12> k_helper_facts = {
+constexpr std::array<std::string_view, 13> k_helper_facts = {
     "cuda.helper.status", "cuda.libcuda.loaded",        "cuda.libcuda.path", "cuda.libcuda.is_stub",
     "cuda.driver_version", "cuda.driver_version.result", "cuda.init.result",  "cuda.device_count",
     "nvml.loaded",        "nvml.init.result",           "nvml.device_count", "nvml.driver_version",
+    "nvml.stuck",
 };
 
 std::string source(std::string_view step) { return fmt::format("{}:{}", k_src_helper, step); }
