@@ -93,6 +93,9 @@ constexpr FactSpec k_facts[] = {
     // NVML, loaded by the same helper.
     FactSpec{"nvml.loaded", T::boolean, "dlopen(\"libnvidia-ml.so.1\") succeeded"},
     FactSpec{"nvml.dlerror", T::string, "dlerror() text when NVML did not load"},
+    FactSpec{"nvml.failure", T::string,
+             "why NVML is unusable, in words: the dlerror of libnvidia-ml.so.1, or nvmlInit's result and text "
+             "(absent: nvmlInit returned 0)"},
     FactSpec{"nvml.path", T::string, "real path of the libnvidia-ml file the loader mapped"},
     FactSpec{"nvml.init.result", T::integer, "nvmlReturn_t of nvmlInit_v2 (18 = driver/library version mismatch)"},
     FactSpec{"nvml.init.text", T::string, "nvmlErrorString of the nvmlInit_v2 result"},

@@ -24,11 +24,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 3> k_clean_e
 }};
 
 // Facts that say nothing when the helper could not run: all set unknown with the reason.
-constexpr std::array<std::string_view, 13> k_helper_facts = {
+constexpr std::array<std::string_view, 14> k_helper_facts = {
     "cuda.helper.status", "cuda.libcuda.loaded",        "cuda.libcuda.path", "cuda.libcuda.is_stub",
     "cuda.driver_version", "cuda.driver_version.result", "cuda.init.result",  "cuda.device_count",
     "nvml.loaded",        "nvml.init.result",           "nvml.device_count", "nvml.driver_version",
-    "nvml.stuck",
+    "nvml.stuck",         "nvml.failure",
 };
 
 std::string source(std::string_view step) { return fmt::format("{}:{}", k_src_helper, step); }
@@ -132,12 +132,14 @@ void record_cuda(const HelperReply& reply, FactSet& facts, const std::string& no
 void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& not_reached) {
   if (!reply.nvml_dlopen_ok) {
     facts.set_unknown("nvml.loaded", not_reached, source("dlopen-nvml"));
+    facts.set_unknown("nvml.failure", not_reached, source("dlopen-nvml"));
     record_no_nvml_health(facts, not_reached, source("dlopen-nvml"));
     return;
   }
   facts.set("nvml.loaded", *reply.nvml_dlopen_ok, source("dlopen-nvml"));
   if (!*reply.nvml_dlopen_ok) {
     facts.set("nvml.dlerror", reply.nvml_dlerror.value_or(""), source("dlopen-nvml"));
+    facts.set("nvml.failure", "libnvidia-ml.so.1 did not load: " + reply.nvml_dlerror.value_or(""), source("dlopen-nvml"));
     for (std::string_view name : {"nvml.init.result", "nvml.device_count", "nvml.driver_version"}) {
       facts.set_absent(name, source("dlopen-nvml"), "libnvidia-ml did not load");
     }
@@ -147,17 +149,21 @@ void record_nvml(const HelperReply& reply, FactSet& facts, const std::string& no
   set_optional_string(facts, "nvml.path", reply.nvml_path, "dlopen-nvml", not_reached);
   if (!reply.nvml_init.result) {
     facts.set_unknown("nvml.init.result", not_reached, source("nvmlInit"));
+    facts.set_unknown("nvml.failure", not_reached, source("nvmlInit"));
     record_no_nvml_health(facts, not_reached, source("nvmlInit"));
     return;
   }
   facts.set("nvml.init.result", std::int64_t{*reply.nvml_init.result}, source("nvmlInit"));
   facts.set("nvml.init.text", reply.nvml_init.text.value_or(""), source("nvmlInit"));
   if (*reply.nvml_init.result != 0) {
+    facts.set("nvml.failure", fmt::format("nvmlInit returned {} ({})", *reply.nvml_init.result, reply.nvml_init.text.value_or("")),
+              source("nvmlInit"));
     facts.set_absent("nvml.device_count", source("nvmlInit"), "nvmlInit did not succeed");
     facts.set_absent("nvml.driver_version", source("nvmlInit"), "nvmlInit did not succeed");
     record_no_nvml_health(facts, "nvmlInit did not succeed", source("nvmlInit"));
     return;
   }
+  facts.set_absent("nvml.failure", source("nvmlInit"), "nvmlInit returned 0");
   set_optional_string(facts, "nvml.driver_version", reply.nvml_driver_version, "nvmlSystemGetDriverVersion", not_reached);
   if (reply.nvml_device_count) {
     facts.set("nvml.device_count", std::int64_t{*reply.nvml_device_count}, source("nvmlDeviceGetCount"));
