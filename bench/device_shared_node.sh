@@ -23,8 +23,8 @@ all_views healthy
 
 # A job that holds every byte it can get (TensorFlow's default, JAX's preallocation, a caching
 # allocator at its peak), and keeps it until killed.
-hold() {  # READY-FILE GIB-OR-all KERNELS(0/1)
-  $PY - "$@" <<'PYEOF' &
+hold() {  # READY-FILE GIB-OR-all KERNELS(0/1): starts the job in the background as $holder
+  $PY - "$@" > "$1.log" 2>&1 <<'PYEOF' &
 import sys, time, torch
 ready, amount, kernels = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 blocks = []
@@ -52,20 +52,21 @@ while time.time() < end:
     else:
         time.sleep(0.2)
 PYEOF
-  echo $!
+  holder=$!
 }
 wait_ready() { for _ in $(seq 1 600); do [ -f "$1" ] && return 0; sleep 0.1; done; return 1; }
 
-rm -f /tmp/full.ready; pid=$(hold /tmp/full.ready all 0)
-wait_ready /tmp/full.ready && echo ready > $R/full-holder.txt
+rm -f /tmp/full.ready; hold /tmp/full.ready all 0
+wait_ready /tmp/full.ready && echo ready > $R/full-holder.txt; cat /tmp/full.ready.log >> $R/full-holder.txt
 nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv >> $R/full-holder.txt 2>&1
 all_views full
-kill $pid; wait $pid 2>/dev/null
+kill $holder; wait $holder 2>/dev/null
 
-rm -f /tmp/part.ready; pid=$(hold /tmp/part.ready 120 1)
-wait_ready /tmp/part.ready && echo ready > $R/part-holder.txt
+rm -f /tmp/part.ready; hold /tmp/part.ready 120 1
+wait_ready /tmp/part.ready && echo ready > $R/part-holder.txt; cat /tmp/part.ready.log >> $R/part-holder.txt
+nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv >> $R/part-holder.txt 2>&1
 all_views part120
-kill $pid; wait $pid 2>/dev/null
+kill $holder; wait $holder 2>/dev/null
 
 all_views healthy-after
 ls -la $R

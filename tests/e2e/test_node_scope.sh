@@ -34,8 +34,7 @@ expect_json stub_node 'r["summary"]["left_out"]' "['cuda.stub-libcuda']"
 
 # The node's own faults stay, with their actions: a driver upgraded without a reboot, a stale
 # uvm major, a GPU that hangs.
-for case in upgrade-without-reboot:driver.userspace-version-mismatch:reboot \
-            lxc-stale-uvm-major:devices.uvm-wrong-major:fix-config \
+for case in lxc-stale-uvm-major:devices.uvm-wrong-major:fix-config \
             fake-eight-one-stuck:cuda.gpu-stuck:reset-gpu; do
   IFS=: read -r capture id action <<<"$case"
   run_gd "node_$capture" replay "$HOSTS/$capture.capture.json" --json --no-capture --scope node
@@ -43,6 +42,42 @@ for case in upgrade-without-reboot:driver.userspace-version-mismatch:reboot \
   expect_json "node_$capture" '[(f["id"], f["scope"], f["action"]) for f in r["findings"]][0]' \
     "('$id', 'node', '$action')"
 done
+
+# A driver upgraded without a reboot, seen in a mounted tree (--root: CUDA not run): the node's
+# finding is reported, not confirmed, and an unconfirmed finding never fails the health check
+# (issue 23): exit 0, and the npd all-clear says what it did not confirm.
+run_gd node_upgrade replay "$HOSTS/upgrade-without-reboot.capture.json" --json --no-capture --scope node
+expect_rc node_upgrade 0
+expect_json node_upgrade '[(f["id"], f["scope"], f["action"], f["confirmed"]) for f in r["findings"]]' \
+  "[('driver.userspace-version-mismatch', 'node', 'reboot', False)]"
+run_gd node_upgrade_npd replay "$HOSTS/upgrade-without-reboot.capture.json" --scope node --format npd
+expect_rc node_upgrade_npd 0
+expect_out node_upgrade_npd '^no node problems found; 1 unconfirmed$'
+run_gd all_upgrade_npd replay "$HOSTS/upgrade-without-reboot.capture.json" --format npd
+expect_rc all_upgrade_npd 1
+expect_out all_upgrade_npd '^driver\.userspace-version-mismatch: '
+
+# The real H200 while a torch job holds all but 4 MiB of its memory (bench/results/shared-node):
+# gpudoctor's context gets out of memory (2), NVML lists the job. The user is told (a warning,
+# the environment's), the health check never fails the node, and says the GPU was not proven.
+run_gd busy_all replay "$HOSTS/h200-live-busy-oom.capture.json" --json --no-capture
+expect_rc busy_all 0
+expect_json busy_all '[(f["id"], f["severity"], f["scope"], f["action"]) for f in r["findings"]]' \
+  "[('cuda.gpu-busy', 'warning', 'environment', 'none')]"
+expect_json busy_all '"held by pid 1242 (python3): 143144 MiB" in r["findings"][0]["message"]' True
+run_gd busy_node replay "$HOSTS/h200-live-busy-oom.capture.json" --json --no-capture --scope node
+expect_rc busy_node 0
+expect_json busy_node 'r["findings"]' '[]'
+expect_json busy_node 'r["summary"]["left_out"]' "['cuda.gpu-busy']"
+expect_json busy_node 'r["summary"]["verdict"]' incomplete
+run_gd busy_npd replay "$HOSTS/h200-live-busy-oom.capture.json" --scope node --format npd
+expect_rc busy_npd 0
+expect_out busy_npd '^no node problems found; 1 GPU\(s\) busy, not proven$'
+run_gd busy_text replay "$HOSTS/h200-live-busy-oom.capture.json" --scope node
+expect_out busy_text '^No problem confirmed; 1 GPU is busy with other processes. work and not proven\.$'
+run_gd busy_prom replay "$HOSTS/h200-live-busy-oom.capture.json" --scope node --format prometheus
+expect_out busy_prom '^gpudoctor_gpu_busy\{index="0",bus_id="0000:00:06.0",.*\} 1$'
+expect_out busy_prom '^gpudoctor_gpu_proven\{index="0",bus_id="0000:00:06.0",.*\} NaN$'
 
 # The Python environment and the toolkit are not read: their facts say why, the overview says
 # skipped, and no rule about them decides or stays undecided.
