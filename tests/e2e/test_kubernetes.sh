@@ -65,11 +65,19 @@ npd_run npd_healthy "$HOSTS/h200-live-kernel.capture.json"
 expect_rc npd_healthy 0
 expect_out npd_healthy '^no node problems found$'
 for broken in lxc-stale-uvm-major:devices.uvm-wrong-major fake-eight-one-stuck:cuda.gpu-stuck \
-              upgrade-without-reboot:driver.userspace-version-mismatch; do
+              fake-ctxfail:cuda.context-creation-fails; do
   npd_run "npd_${broken%%:*}" "$HOSTS/${broken%%:*}.capture.json"
   expect_rc "npd_${broken%%:*}" 1
   expect_out "npd_${broken%%:*}" "^${broken#*:}: "
 done
+# What CUDA did not confirm (a --root tree of a driver upgraded without a reboot) and a GPU that
+# another job keeps busy never set the condition True: the plugin says what it did not prove.
+npd_run npd_unconfirmed "$HOSTS/upgrade-without-reboot.capture.json"
+expect_rc npd_unconfirmed 0
+expect_out npd_unconfirmed '^no node problems found; 1 unconfirmed$'
+npd_run npd_busy "$HOSTS/h200-live-busy-oom.capture.json"
+expect_rc npd_busy 0
+expect_out npd_busy '^no node problems found; 1 GPU\(s\) busy, not proven$'
 # A user's CUDA_VISIBLE_DEVICES is not the node's problem: the condition stays False.
 npd_run npd_cvd "$HOSTS/h200-live-cvd99.capture.json"
 expect_rc npd_cvd 0
