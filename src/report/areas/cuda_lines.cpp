@@ -31,6 +31,10 @@ std::string device_detail(const FactSet& facts, std::int64_t i) {
     text += fmt::format(" · STUCK in {} (the other GPUs were proven without it)", *stuck);
   } else if (auto crashed = facts.get_string(key("crashed"))) {
     text += fmt::format(" · the driver CRASHED ({})", *crashed);
+  } else if (facts.get_bool(key("busy")) == true) {
+    // Another job's GPU: not proven, and not broken (probes/cross_checks/gpu_busy).
+    text += fmt::format(" · BUSY: {} {} while other processes hold it (not proven)", ctx && *ctx != 0 ? "context" : "allocation",
+                        ctx && *ctx != 0 ? *ctx : alloc.value_or(0));
   } else if (ctx && *ctx != 0) {
     text += fmt::format(" · context FAILED ({})", *ctx);
   } else if (alloc && *alloc != 0) {

@@ -234,3 +234,17 @@ TEST_CASE("areas: a libcuda that is there but broken is never 'not on the search
   none.set_absent("lib.libcuda.resolved", "test", "libcuda.so.1 is in none of the folders the loader searches");
   CHECK(line(gd::build_area_lines(none, {}), "libraries").summary == "libcuda.so.1 is not on the loader's search path");
 }
+
+TEST_CASE("areas: a GPU another job keeps busy is BUSY, not FAILED", "[report][areas]") {
+  FactSet facts = healthy_h200();
+  facts.set("cuda.device.0.context.result", std::int64_t{2});
+  facts.set_absent("cuda.device.0.alloc.result");
+  facts.set("cuda.device.0.busy", true);
+  auto lines = gd::build_area_lines(facts, {});
+  const AreaLine& cuda = line(lines, "cuda");
+  REQUIRE(cuda.details.size() == 1);
+  CHECK(cuda.details[0] == "GPU 0: NVIDIA H200 · sm_90 · 139.8 GiB · 0000:00:06.0 · BUSY: context 2 while other processes hold it (not proven)");
+  facts.set("cuda.device.0.busy", false);
+  auto failed = gd::build_area_lines(facts, {});
+  CHECK_THAT(line(failed, "cuda").details[0], Catch::EndsWith("context FAILED (2)"));
+}
