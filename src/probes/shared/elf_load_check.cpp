@@ -222,7 +222,7 @@ LoadCheck check_elf_load(std::string_view head, std::uint64_t size, std::optiona
     if (auto end = segments_end(*h, *program_headers); end && *end > size) {
       return problem(LoadProblem::segments_cut,
                      fmt::format("truncated: its loadable segments end at byte {}, past the end of the file: the loader maps "
-                                 "bytes that are not there, and the program dies of SIGBUS (bus error) inside dlopen", *end));
+                                 "bytes that are not there, and the program usually dies of SIGBUS (bus error) inside dlopen", *end));
     }
   }
   std::uint64_t sh_end = add_capped(h->shoff, std::uint64_t{h->shnum} * h->shentsize);

@@ -3,7 +3,8 @@
 // file's bytes alone: its size, its ELF header and program headers, checked in the order of
 // glibc's elf/dl-load.c open_verify(). Some problems stop the search with an error (an empty file:
 // "file too short"), some make the loader skip the file and search on (another ELF class or
-// machine), and a copy cut short inside its segments is mapped anyway and dies of SIGBUS.
+// machine), and a copy cut short inside its segments is mapped anyway and usually dies of SIGBUS
+// (measured with glibc 2.36: dlopen of a library cut in half is killed by SIGBUS).
 // It reads the header fields the loader uses (type, machine, program headers); elf_modinfo's
 // ElfLayout is about section tables and refuses a file without one, which the loader accepts.
 
