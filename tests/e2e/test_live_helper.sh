@@ -147,6 +147,16 @@ expect_no_out emptycuda "not on the loader's search path|driver-userspace-missin
 LD_LIBRARY_PATH="$TMP/emptycuda" run_gd emptycuda_json --json --no-capture
 expect_json emptycuda_json "$lib_ids" "['libraries.libcuda-unloadable']"
 expect_json emptycuda_json '[f["confirmed"] for f in r["findings"] if f["id"] == "libraries.libcuda-unloadable"]' "[True]"
+# A libcuda cut inside its segments: the loader maps it and the helper dies of SIGBUS in dlopen,
+# which confirms the finding (and is the crash it explains).
+mkdir -p "$TMP/cutcuda"
+head -c 9000 "$FAKES/libcuda.so.1" > "$TMP/cutcuda/libcuda.so.1"
+LD_LIBRARY_PATH="$TMP/cutcuda" run_gd cutcuda --json --no-capture
+expect_json cutcuda "$lib_ids" "['libraries.libcuda-unloadable']"
+expect_json cutcuda '[(f["confirmed"], f["consequences"]) for f in r["findings"] if f["id"] == "libraries.libcuda-unloadable"]' \
+  "[(True, ['cuda.helper-crash'])]"
+expect_fact cutcuda lib.libcuda.unloadable '"segments-cut"'
+expect_fact cutcuda cuda.helper.signal '"SIGBUS"'
 # An empty libnvidia-ml.so.1 beside a libcuda that works: CUDA answers, NVML's file is named.
 cp "$FAKES/libcuda.so.1" "$TMP/emptynvml/libcuda.so.1"
 : > "$TMP/emptynvml/libnvidia-ml.so.1"
