@@ -25,23 +25,9 @@ std::map<int, std::string> indexed(const FactSet& facts, std::string_view prefix
   return out;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 }  // namespace
 
-std::string normalize_bus_id(std::string_view bus_id) {
-  std::string out = lower(bus_id);
-  // NVML and CUDA's cuDeviceGetPCIBusId may write the domain with 8 digits.
-  std::size_t colon = out.find(':');
-  if (colon == 8 && out.starts_with("0000")) out.erase(0, 4);
-  return out;
-}
 
 std::vector<GpuRow> gpu_rows(const FactSet& facts) {
   std::vector<GpuRow> rows;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/fact_set.hpp"
+#include "util/pci_bus_id.hpp"
 
 namespace gd {
 
@@ -19,8 +20,6 @@ struct GpuRow {
   std::optional<int> nvml;      ///< N of nvml.device.N.*
 };
 
-/// "00000000:1A:00.0" (NVML, CUDA) and "0000:1a:00.0" (sysfs) both give "0000:1a:00.0".
-std::string normalize_bus_id(std::string_view bus_id);
 
 /// The PCI GPUs in bus order, then CUDA devices that matched none of them, then NVML devices
 /// that matched neither (a host whose sysfs could not be read still gets its rows).

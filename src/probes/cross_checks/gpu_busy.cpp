@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/pci_bus_id.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -30,15 +32,6 @@ std::vector<int> indices(const FactSet& facts, std::string_view prefix, std::str
   return out;
 }
 
-/// "00000000:18:00.0" (NVML, CUDA) and "0000:18:00.0" (sysfs) name one function.
-std::string bus_key(std::string_view bus) {
-  std::string out(bus);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  if (out.find(':') == 8 && out.starts_with("0000")) out.erase(0, 4);
-  return out;
-}
 
 std::string key(std::string_view layer, int n, std::string_view field) { return fmt::format("{}.device.{}.{}", layer, n, field); }
 
@@ -47,7 +40,7 @@ std::optional<int> nvml_twin(const FactSet& facts, int cuda_index) {
   auto bus = facts.get_string(key("cuda", cuda_index, "pci_bus_id"));
   if (!bus) return std::nullopt;
   for (int n : indices(facts, "nvml.device.", "pci_bus_id")) {
-    if (bus_key(facts.get_string(key("nvml", n, "pci_bus_id")).value_or("")) == bus_key(*bus)) return n;
+    if (normalize_bus_id(facts.get_string(key("nvml", n, "pci_bus_id")).value_or("")) == normalize_bus_id(*bus)) return n;
   }
   return std::nullopt;
 }

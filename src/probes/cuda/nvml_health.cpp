@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/pci_bus_id.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -63,16 +65,6 @@ std::string gpu_name(const HelperNvmlDevice& dev) {
 /// How nvidia-smi -i names the GPU: its UUID, else its bus id.
 std::string smi_id(const HelperNvmlDevice& dev) { return dev.uuid.value_or(dev.pci_bus_id.value_or(std::to_string(dev.index))); }
 
-/// "0000:18:00.0" and "00000000:18:00.0" name the same function: compare without the domain's zeros.
-std::string bus_key(std::string_view bus) {
-  std::size_t colon = bus.find(':');
-  if (colon == std::string_view::npos) return std::string(bus);
-  std::string_view domain = bus.substr(0, colon);
-  while (domain.size() > 1 && domain.front() == '0') domain.remove_prefix(1);
-  std::string out = std::string(domain) + std::string(bus.substr(colon));
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 /// One health sum: the GPUs a condition holds for, or unknown when a GPU could not tell.
 struct Sum {
@@ -351,7 +343,7 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       // other process holds it exclusively: only a refused context (or none tried) counts.
       const HelperCudaDevice* ours = nullptr;
       for (const HelperCudaDevice& cuda_dev : reply.cuda_devices) {
-        if (dev.pci_bus_id && cuda_dev.pci_bus_id && bus_key(*cuda_dev.pci_bus_id) == bus_key(*dev.pci_bus_id)) ours = &cuda_dev;
+        if (dev.pci_bus_id && cuda_dev.pci_bus_id && normalize_bus_id(*cuda_dev.pci_bus_id) == normalize_bus_id(*dev.pci_bus_id)) ours = &cuda_dev;
       }
       // A GPU that CUDA did not enumerate (hidden by CUDA_VISIBLE_DEVICES or a device cgroup, as
       // a scheduler hands each job its GPUs) was not tried: another job on it is no refusal.
