@@ -51,7 +51,7 @@ constexpr FactSpec k_facts[] = {
     // A driver library where the loader looks that it cannot map (probes/shared/elf_load_check)
     FactSpec{"lib.libcuda.unloadable", T::string,
              "what keeps the loader from mapping the libcuda.so.1 it finds: empty, too-short, not-elf, byte-order, "
-             "not-shared-object, program-headers-cut, segments-cut, sections-cut, directory, or (skipped, nothing else "
+             "not-shared-object, program-headers-cut, segments-cut, sections-cut, directory, device, or (skipped, nothing else "
              "found) wrong-class, wrong-machine, unreadable (absent: it finds a loadable one, or none)"},
     FactSpec{"lib.libcuda.unloadable_path", T::string, "that libcuda file, as the loader opens it (the file its links lead to is named in lib.libcuda.unloadable_text)"},
     FactSpec{"lib.libcuda.unloadable_size", T::integer, "that libcuda file's size in bytes"},

@@ -30,7 +30,7 @@ Found look_in(Host& host, const SearchInputs& inputs, std::string_view dir, std:
   }
   path += soname;
   auto st = host.stat(path);
-  if (!st || (st->kind != FileKind::regular && st->kind != FileKind::directory)) {
+  if (!st || st->kind == FileKind::fifo || st->kind == FileKind::socket || st->kind == FileKind::other) {
     return {};  // ENOENT, a broken link: the loader tries the next place
   }
   LibraryFile file = inspect_library_file(host, path, stem, true, inputs.arch);

@@ -163,6 +163,7 @@ std::string_view to_string(LoadProblem p) {
   switch (p) {
     case LoadProblem::none: return "";
     case LoadProblem::directory: return "directory";
+    case LoadProblem::device: return "device";
     case LoadProblem::unreadable: return "unreadable";
     case LoadProblem::empty: return "empty";
     case LoadProblem::too_short: return "too-short";

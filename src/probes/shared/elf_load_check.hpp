@@ -25,6 +25,7 @@ struct ElfIdent {
 enum class LoadProblem {
   none,                 ///< loadable, as far as the file shows
   directory,            ///< "cannot read file data: Is a directory"
+  device,               ///< a device node (/dev/null bound over it): reads as empty, "file too short"
   unreadable,           ///< cannot be opened (EACCES): skipped
   empty,                ///< 0 bytes: "file too short"
   too_short,            ///< shorter than an ELF header: "file too short"

@@ -209,6 +209,17 @@ LibraryFile inspect_library_file(Host& host, std::string path, std::string_view 
     file.problem_text = "a directory, not a file: the loader stops there with \"cannot read file data: Is a directory\"";
     return file;
   }
+  if (st->kind == FileKind::char_device || st->kind == FileKind::block_device) {
+    // Not read: a device's bytes are not the library's. /dev/null bound over the file (a way to
+    // hide a library) reads as 0 bytes: measured with glibc 2.36, dlopen says "file too short".
+    file.problem = LoadProblem::device;
+    bool dev_null = st->kind == FileKind::char_device && st->major == 1 && st->minor == 3;
+    file.problem_text = fmt::format("a {} device node ({}:{}{}), not a file: the loader reads no ELF header from it and stops "
+                                    "there{}",
+                                    st->kind == FileKind::char_device ? "character" : "block", st->major, st->minor,
+                                    dev_null ? ", /dev/null" : "", dev_null ? " with \"file too short\"" : "");
+    return file;
+  }
   auto head = host.read_range(file.path, 0, k_elf_head);
   if (!head) {
     file.elf = ElfCheck::unknown;

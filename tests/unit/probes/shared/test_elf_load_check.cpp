@@ -7,6 +7,7 @@
 #include "ldconfig_tree.hpp"
 #include "probes/shared/library_file.hpp"
 #include "sys/real_host.hpp"
+#include "sys/replay_host.hpp"
 
 using gd::LoadProblem;
 
@@ -140,4 +141,24 @@ TEST_CASE("elf load check: through the host, a folder, an empty and a cut file",
   auto folder = inspect("/lib/folder/libcuda.so.1");
   CHECK(folder.problem == LoadProblem::directory);
   CHECK(folder.problem_text.find("Is a directory") != std::string::npos);
+}
+
+TEST_CASE("elf load check: /dev/null bound over a library", "[probes][elf_load_check]") {
+  // A capture of the H200 with /dev/null bind-mounted over libcuda.so.1 (a way to hide it):
+  // glibc 2.36's dlopen then says "file too short".
+  gd::Capture capture;
+  gd::CapturedPath& node = capture.paths["/usr/lib/x86_64-linux-gnu/libcuda.so.1"];
+  gd::FileStat st;
+  st.kind = gd::FileKind::char_device;
+  st.mode = 0666;
+  st.major = 1;
+  st.minor = 3;
+  node.lstat = st;
+  node.stat = st;
+  gd::ReplayHost host(capture);
+  auto file = gd::inspect_library_file(host, "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "libcuda.so", true, "x86_64");
+  CHECK(file.problem == LoadProblem::device);
+  CHECK(file.problem_text == "a character device node (1:3, /dev/null), not a file: the loader reads no ELF header from it "
+                             "and stops there with \"file too short\"");
+  CHECK(gd::loader_takes(file.problem) == gd::LoaderTakes::fails);
 }
