@@ -1,5 +1,7 @@
 #include "fleet/bounded_text.hpp"
 
+#include "util/terminal_text.hpp"
+
 namespace gd {
 namespace {
 
@@ -23,15 +25,7 @@ void assign_bounded(std::string& out, std::string_view text, std::size_t limit) 
   out += "...";
 }
 
-std::string printable(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char ch : text) {
-    auto c = static_cast<unsigned char>(ch);
-    out += c < 0x20 || c == 0x7f ? '?' : ch;
-  }
-  return out;
-}
+std::string printable(std::string_view text) { return terminal_safe(text); }
 
 std::string printable_cut(std::string_view text, std::size_t limit) {
   std::string out;

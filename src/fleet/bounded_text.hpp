@@ -11,7 +11,8 @@ namespace gd {
 /// `out` = at most `limit` bytes of `text`, cut on a UTF-8 character boundary ("..." marks a cut).
 void assign_bounded(std::string& out, std::string_view text, std::size_t limit);
 
-/// `text` with control characters (escape sequences, newlines, DEL) shown as "?": safe to print.
+/// `text` safe to print: terminal_safe (util/terminal_text.hpp) shows control characters, C1 and
+/// bidi controls and invalid UTF-8 escaped ("\x1b", "\n", "U+202E").
 std::string printable(std::string_view text);
 
 /// At most `limit` bytes of printable(text), "..." at the end when cut.

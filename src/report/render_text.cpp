@@ -1,12 +1,20 @@
 #include "report/render_text.hpp"
 #include "report/verdict.hpp"
+#include "util/terminal_text.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+// Every value in the report can come from the host (file and folder names, variables, a capture,
+// libcuda's strings, and the rule texts with them filled in): each goes through terminal_safe on
+// its way in, so that what it holds is shown escaped, never obeyed; only this renderer's own
+// newlines, indentation and colours reach the terminal as they are.
+
 namespace gd {
 namespace {
+
+std::string safe(std::string_view text) { return terminal_safe(text); }
 
 struct Palette {
   bool on;
@@ -54,13 +62,13 @@ std::string severity_label(Severity severity, const Palette& p) {
 }
 
 void render_finding(std::string& out, const Finding& f, const Palette& p) {
-  out += fmt::format("{} [{}] {}{}{}\n", severity_label(f.severity, p), f.id, p.bold(), f.title, p.reset());
-  out += fmt::format("    {}\n", f.message);
+  out += fmt::format("{} [{}] {}{}{}\n", severity_label(f.severity, p), safe(f.id), p.bold(), safe(f.title), p.reset());
+  out += fmt::format("    {}\n", safe(f.message));
   if (!f.confirmed) {
-    out += fmt::format("    Not confirmed: {}.\n", f.unconfirmed);
+    out += fmt::format("    Not confirmed: {}.\n", safe(f.unconfirmed));
   }
   if (!f.why.empty()) {
-    out += fmt::format("    Why: {}\n", f.why);
+    out += fmt::format("    Why: {}\n", safe(f.why));
   }
   if (!f.fix.empty()) {
     // Whose problem it is matters to whoever reads this on a cluster: a user's environment is
@@ -69,31 +77,24 @@ void render_finding(std::string& out, const Finding& f, const Palette& p) {
                        f.scope == Scope::node ? "the node's problem" : "this environment's problem, not the node's",
                        to_string(f.action));
     for (std::size_t i = 0; i < f.fix.size(); ++i) {
-      // Multi-line steps (config snippets) stay aligned under their number.
-      std::string step = f.fix[i];
-      std::string indented;
-      for (char c : step) {
-        indented += c;
-        if (c == '\n') {
-          indented += "         ";
-        }
-      }
-      out += fmt::format("      {}. {}\n", i + 1, indented);
+      // One line each: no rule's text holds a newline or another control of its own
+      // (test_render_text.cpp checks the rules), so one here came from a filled-in value.
+      out += fmt::format("      {}. {}\n", i + 1, safe(f.fix[i]));
     }
   }
   if (!f.consequences.empty()) {
-    out += fmt::format("    Also explains: {}\n", fmt::join(f.consequences, ", "));
+    out += fmt::format("    Also explains: {}\n", safe(fmt::format("{}", fmt::join(f.consequences, ", "))));
   }
   if (!f.evidence.empty()) {
     out += fmt::format("    {}Evidence:{}\n", p.dim(), p.reset());
     for (const auto& e : f.evidence) {
-      std::string value = shorten(e.value, 300);
-      out += fmt::format("    {}  {} = {}{}{}\n", p.dim(), e.fact, value, e.source.empty() ? "" : "  (" + e.source + ")",
-                         p.reset());
+      std::string value = safe(shorten(e.value, 300));
+      out += fmt::format("    {}  {} = {}{}{}\n", p.dim(), safe(e.fact), value,
+                         e.source.empty() ? "" : "  (" + safe(e.source) + ")", p.reset());
     }
   }
   if (!f.references.empty()) {
-    out += fmt::format("    {}See: {}{}\n", p.dim(), fmt::join(f.references, " · "), p.reset());
+    out += fmt::format("    {}See: {}{}\n", p.dim(), safe(fmt::format("{}", fmt::join(f.references, " · "))), p.reset());
   }
   out += "\n";
 }
@@ -130,13 +131,13 @@ std::string render_text(const Report& report, const TextStyle& style) {
                       : report.run.mode == "live"     ? "this host"
                       : report.run.mode == "root"   ? "the folder " + report.run.source
                                                     : "the capture " + report.run.source;
-  out += fmt::format("{}gpudoctor {}{} — {}{}\n\n", p.bold(), report.run.gpudoctor_version, p.reset(), where,
+  out += fmt::format("{}gpudoctor {}{} — {}{}\n\n", p.bold(), safe(report.run.gpudoctor_version), p.reset(), safe(where),
                      who.empty() ? "" : ", " + who);
 
   for (const auto& area : report.areas) {
-    out += fmt::format("{} {}: {}\n", mark(area.status, style, p), area.title, area.summary);
+    out += fmt::format("{} {}: {}\n", mark(area.status, style, p), safe(area.title), safe(area.summary));
     for (const auto& detail : area.details) {
-      out += fmt::format("    • {}\n", detail);
+      out += fmt::format("    • {}\n", safe(detail));
     }
   }
   out += "\n";
@@ -148,13 +149,8 @@ std::string render_text(const Report& report, const TextStyle& style) {
   if (style.verbose) {
     out += fmt::format("{}Facts{} ({}):\n", p.bold(), p.reset(), report.facts.all().size());
     for (const auto& [name, fact] : report.facts.all()) {
-      std::string value = fact_text(fact);
-      value = shorten(value, 400);
-      std::erase(value, '\r');
-      for (auto& c : value) {
-        if (c == '\n') c = ' ';
-      }
-      out += fmt::format("  {} = {}{}\n", name, value, fact.source.empty() ? "" : "  (" + fact.source + ")");
+      std::string value = safe(shorten(fact_text(fact), 400));
+      out += fmt::format("  {} = {}{}\n", safe(name), value, fact.source.empty() ? "" : "  (" + safe(fact.source) + ")");
     }
     out += "\n";
   }
@@ -185,21 +181,21 @@ std::string render_text(const Report& report, const TextStyle& style) {
     out += fmt::format("{}{} check{} could not decide (-v shows the facts):{}\n", p.dim(), report.inconclusive.size(),
                        report.inconclusive.size() == 1 ? "" : "s", p.reset());
     for (const auto& [reason, ids] : groups) {
-      out += fmt::format("  {}? {}: {}{}\n", p.dim(), reason, id_summary(ids), p.reset());
+      out += fmt::format("  {}? {}: {}{}\n", p.dim(), safe(reason), safe(id_summary(ids)), p.reset());
     }
     out += "\n";
   }
 
   if (!report.left_out.empty()) {
     out += fmt::format("{}Left out by --scope node (this environment's, not the node's): {}{}\n\n", p.dim(),
-                       fmt::join(report.left_out, ", "), p.reset());
+                       safe(fmt::format("{}", fmt::join(report.left_out, ", "))), p.reset());
   }
   Verdict verdict = verdict_of(report);
   std::string colour = verdict.kind == Verdict::Kind::healthy      ? p.green()
                        : verdict.kind == Verdict::Kind::incomplete ? p.yellow()
                        : report.count(Severity::error)             ? p.red()
                                                                    : p.yellow();
-  out += fmt::format("{}{}{}\n", colour + p.bold(), verdict.text, p.reset());
+  out += fmt::format("{}{}{}\n", colour + p.bold(), safe(verdict.text), p.reset());
   return out;
 }
 

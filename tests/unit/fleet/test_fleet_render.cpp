@@ -34,8 +34,10 @@ TEST_CASE("fleet text: one row per group with count, cause, severity, action, na
   // Control characters from a report never reach the terminal.
   CHECK(text.find('\x1b') == std::string::npos);
   CHECK(text.find('\x07') == std::string::npos);
-  CHECK(text.find("x.?[2Jevil") != std::string::npos);
-  CHECK(text.find("rm -rf /?reboot") != std::string::npos);
+  // They are shown escaped (util/terminal_text.hpp), as in the report's text.
+  CHECK(text.find("x.\\x1b[2Jevil") != std::string::npos);
+  CHECK(text.find("rm -rf /\\nreboot") != std::string::npos);
+  CHECK(text.find("n\\x077") != std::string::npos);
   CHECK(text.find("1 node reported more than once; the newer report counts:\n  n6: b/n6.json counts, not a/n6.json\n") !=
         std::string::npos);
   CHECK(text.find("1 input could not be read:\n  bad.json: not valid JSON: parse error at line 1, column 1\n") !=

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "rules/embedded_rules.hpp"
+#include "util/terminal_text.hpp"
 #include "util/text_codec.hpp"
 
 using gd::AreaLine;
@@ -85,8 +87,8 @@ TEST_CASE("text report: a finding with its fix and evidence", "[report][render_t
                                    "    Why: CUDA only enumerates the devices the variable lists.\n"
                                    "    Fix (this environment's problem, not the node's; action: fix-environment):\n"
                                    "      1. unset CUDA_VISIBLE_DEVICES\n"
-                                   "      2. export CUDA_VISIBLE_DEVICES=0,1\n"
-                                   "         # or list GPUs by UUID\n"
+                                   // A newline in a step came from a filled-in value: shown, not obeyed.
+                                   "      2. export CUDA_VISIBLE_DEVICES=0,1\\n# or list GPUs by UUID\n"
                                    "    Evidence:\n"
                                    "      env.cuda_visible_devices = 99  (env:CUDA_VISIBLE_DEVICES)\n"
                                    "      cuda.init.result = 100  (helper:cuInit)\n"
@@ -160,7 +162,7 @@ TEST_CASE("text report: -v lists every fact on one line each", "[report][render_
   verbose.verbose = true;
   std::string text = gd::render_text(failing_report(), verbose);
   CHECK_THAT(text, Catch::Contains("Facts (4):\n"
-                                   "  cuda.helper.stderr = first line second line  (helper:stderr)\n"
+                                   "  cuda.helper.stderr = first line\\nsecond line  (helper:stderr)\n"
                                    "  cuda.init.result = 100  (helper:cuInit)\n"
                                    "  kmod.nvidia.version = 580.159.04  (/proc/driver/nvidia/version)\n"
                                    "  nvml.init.result = unknown (needs root)  (helper:nvmlInit)\n"));
@@ -188,4 +190,89 @@ TEST_CASE("text report: long values are cut between characters, not inside one",
   CHECK_THAT(text, Catch::Contains("cuda.helper.stdout = " + std::string(399, 'y') + "…  (helper:stdout)\n"));
   r.findings[0].evidence = {{"cuda.libcuda.path", std::string(300, 'x'), "helper:dladdr"}};  // fits exactly
   CHECK_THAT(gd::render_text(r, verbose), Catch::Contains(" = " + std::string(300, 'x') + "  (helper:dladdr)\n"));
+}
+
+namespace {
+
+// What a folder name, a variable or libcuda can hold: an OSC title ended by BEL, a CSI colour, a
+// C1 CSI (U+009B), a right-to-left override (U+202E), and a newline that starts a forged line.
+const std::string k_hostile = "\x1b]0;pwned\x07\x1b[31m\xC2\x9B" "32m\xE2\x80\xAE\n[ok] Everything is fine";
+const std::string k_shown = "\\x1b]0;pwned\\x07\\x1b[31mU+009B32mU+202E\\n[ok] Everything is fine";
+
+Report hostile_report() {
+  Report r = failing_report();
+  r.run.mode = "root";
+  r.run.source = "/srv/image" + k_hostile;
+  r.facts.set("env.ld_library_path", "/usr/local/nvidia/lib64" + k_hostile, "env:LD_LIBRARY_PATH");
+  r.areas[1].summary = "cuInit failed: 999 CUDA_ERROR_UNKNOWN (libcuda /opt/lib" + k_hostile + ")";
+  r.areas[1].details = {"GPU 0: NVIDIA H200" + k_hostile};
+  Finding& f = r.findings[0];
+  f.message = "CUDA_VISIBLE_DEVICES=" + k_hostile + " names no GPU on this host.";
+  f.confirmed = false;
+  f.unconfirmed = "CUDA gave no answer (" + k_hostile + ")";
+  f.fix = {"export CUDA_VISIBLE_DEVICES=0 # was " + k_hostile};
+  f.evidence = {{"env.cuda_visible_devices", k_hostile, "/opt/venv" + k_hostile + "/pyvenv.cfg"}};
+  r.inconclusive[0].unknown_facts[0].value = "unknown (cannot read /opt/venv" + k_hostile + ")";
+  return r;
+}
+
+/// No byte a terminal obeys but the newlines (and, with colour, the palette's own sequences).
+bool terminal_clean(std::string text, bool colour) {
+  if (colour) {
+    for (std::string own : {"\033[0m", "\033[1m", "\033[2m", "\033[31m", "\033[32m", "\033[33m", "\033[34m"}) {
+      for (auto at = text.find(own); at != std::string::npos; at = text.find(own)) text.erase(at, own.size());
+    }
+  }
+  for (unsigned char c : text) {
+    if ((c < 0x20 && c != '\n') || c == 0x7f) return false;
+  }
+  return gd::is_valid_utf8(text) && text.find("\xC2\x9B") == std::string::npos &&
+         text.find("\xE2\x80\xAE") == std::string::npos && text.find("\n[ok] Everything") == std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("text report: host strings are shown escaped, never written", "[report][render_text]") {
+  TextStyle verbose;
+  verbose.verbose = true;
+  std::string text = gd::render_text(hostile_report(), verbose);
+  CHECK(terminal_clean(text, false));
+  CHECK_THAT(text, Catch::StartsWith("gpudoctor 0.1.0 — the folder /srv/image" + k_shown + ", as uid 1000\n\n"));
+  CHECK_THAT(text, Catch::Contains("[X] CUDA driver (libcuda): cuInit failed: 999 CUDA_ERROR_UNKNOWN (libcuda /opt/lib" +
+                                   k_shown + ")\n    • GPU 0: NVIDIA H200" + k_shown + "\n"));
+  CHECK_THAT(text, Catch::Contains("    CUDA_VISIBLE_DEVICES=" + k_shown + " names no GPU on this host.\n"
+                                   "    Not confirmed: CUDA gave no answer (" + k_shown + ").\n"));
+  CHECK_THAT(text, Catch::Contains("      1. export CUDA_VISIBLE_DEVICES=0 # was " + k_shown + "\n"));
+  CHECK_THAT(text, Catch::Contains("      env.cuda_visible_devices = " + k_shown + "  (/opt/venv" + k_shown + "/pyvenv.cfg)\n"));
+  CHECK_THAT(text, Catch::Contains("  env.ld_library_path = /usr/local/nvidia/lib64" + k_shown + "  (env:LD_LIBRARY_PATH)\n"));
+  CHECK_THAT(text, Catch::Contains("  ? cannot read /opt/venv" + k_shown + ": driver/module-too-old\n"));
+  // The renderer's own newlines and layout are untouched.
+  CHECK_THAT(text, Catch::EndsWith("\n\nFound 1 error and 0 warnings. None is confirmed by CUDA. The first finding is "
+                                   "the most likely cause.\n"));
+}
+
+TEST_CASE("text report: with colours, only the renderer's own escape sequences", "[report][render_text]") {
+  TextStyle color;
+  color.color = true;
+  std::string text = gd::render_text(hostile_report(), color);
+  CHECK(has_escape(text));
+  CHECK(terminal_clean(text, true));
+  CHECK_THAT(text, Catch::Contains("\033[31m[X]\033[0m CUDA driver (libcuda): cuInit failed"));
+  CHECK_THAT(text, Catch::Contains("GPU 0: NVIDIA H200" + k_shown + "\n"));
+}
+
+TEST_CASE("text report: the rules' own texts hold nothing the renderer would escape", "[report][render_text]") {
+  // The renderer escapes whole texts (a rule's with its placeholders filled): that is right only
+  // while no rule writes a newline, a control or a bidi character of its own.
+  gd::RuleLoadResult loaded = gd::load_embedded_rules();
+  REQUIRE(loaded.errors.empty());
+  REQUIRE(loaded.rules.size() > 100);
+  for (const gd::Rule& rule : loaded.rules) {
+    INFO(rule.id);
+    CHECK(gd::terminal_safe(rule.title) == rule.title);
+    CHECK(gd::terminal_safe(rule.message) == rule.message);
+    CHECK(gd::terminal_safe(rule.why) == rule.why);
+    for (const std::string& step : rule.fix) CHECK(gd::terminal_safe(step) == step);
+    for (const std::string& reference : rule.references) CHECK(gd::terminal_safe(reference) == reference);
+  }
 }
