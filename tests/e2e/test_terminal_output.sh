@@ -82,6 +82,10 @@ terminal_clean root_color color
 expect_escaped root_color
 checks=$((checks + 1))
 grep -q $'\033\\[31m' "$TMP/root_color.out" || fail "root_color: --color always lost gpudoctor's own colours"
+# A live run of this machine (without the CUDA helper) reads the same variable.
+CUDA_VISIBLE_DEVICES="0$EVIL" run_gd live --no-cuda
+terminal_clean live
+expect_escaped live
 # JSON keeps the value as it is (escaped by JSON, not altered).
 CUDA_VISIBLE_DEVICES="0$EVIL_JSON" run_gd root_json --root "$host" --json --no-capture
 expect_fact root_json env.cuda_visible_devices "$("$PY" -c 'import json,sys; print(json.dumps(sys.argv[1]))' "0$EVIL_JSON")"
