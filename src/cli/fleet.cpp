@@ -2,7 +2,8 @@
 // file, the *.json and *.jsonl files under a folder, or `-` for standard input) is read in
 // chunks through sys/input_files, cut into reports (fleet/report_splitter), each report reduced
 // to its digest (fleet/report_digest) and dropped; only the tally (fleet/fleet_tally) grows, by
-// one small entry per node. Nothing an input holds stops the run: it is listed as unreadable.
+// one small entry per node. Nothing an input holds stops the run: it is listed as unreadable,
+// by its path, line and reason, never by its bytes (it may be any file).
 #include <cstdio>
 #include <vector>
 
@@ -40,7 +41,8 @@ class FleetReader {
     } else {
       std::size_t before = m_files;
       walk_input_folder(
-          path, k_report_suffixes, [&](const std::string& file) { read_file(file); },
+          path, k_report_suffixes,
+          [&](const std::string& file, std::expected<InputStream, std::string> in) { read_opened(file, std::move(in)); },
           [&](const std::string& where, const std::string& reason) { m_tally.add_unreadable(where, reason); });
       if (m_files == before) m_tally.add_unreadable(path, "no *.json or *.jsonl file in this folder");
     }
@@ -51,9 +53,10 @@ class FleetReader {
   std::vector<char> m_buffer;
   std::size_t m_files = 0;
 
-  void read_file(const std::string& path) {
+  void read_file(const std::string& path) { read_opened(path, InputStream::open_file(path)); }
+
+  void read_opened(const std::string& path, std::expected<InputStream, std::string> in) {
     ++m_files;
-    auto in = InputStream::open_file(path);
     if (!in) {
       m_tally.add_unreadable(path, in.error());
       return;

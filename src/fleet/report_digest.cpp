@@ -74,6 +74,8 @@ class DigestSax : public nlohmann::json_sax<json> {
     if (auto pos = parse_message.find("] "); parse_message.starts_with("[json.exception") && pos != std::string::npos) {
       parse_message.erase(0, pos + 2);
     }
+    // "...; last read: '<the token>'" quotes the input, which may be any file: cut from there.
+    if (auto pos = parse_message.find("; last read: "); pos != std::string::npos) parse_message.erase(pos);
     return false;
   }
 

@@ -5,32 +5,36 @@
 namespace gd {
 namespace {
 
-constexpr std::size_t k_head_bytes = 64;  // how much of a non-JSON stretch its reason shows
+constexpr std::size_t k_head_bytes = 8;  // how much of a non-JSON stretch is kept: only to name its format
 
 constexpr std::string_view k_bom = "\xef\xbb\xbf";
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-bool looks_binary(std::string_view head) {
-  for (char ch : head) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) return true;
-  }
-  return false;
+bool is_binary_byte(char ch) {
+  auto c = static_cast<unsigned char>(ch);
+  return c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\r');
 }
 
-std::string describe_garbage(std::string_view head) {
-  if (looks_binary(head)) {
-    std::string hex;
-    for (std::size_t i = 0; i < head.size() && i < 8; ++i) {
-      char buffer[4];
-      std::snprintf(buffer, sizeof buffer, "%02x", static_cast<unsigned char>(head[i]));
-      hex += (i ? " " : "") + std::string(buffer);
-    }
-    return "binary data, not JSON (it begins with " + hex + ")";
+// What a non-JSON stretch is, never what it says: it may be any file (a netrc, an /etc/shadow
+// line, a token in a URL), so no byte of it is quoted. A few binary formats are named by their
+// magic bytes, for the fix (decompress first).
+std::string describe_garbage(std::string_view head, bool binary, std::int64_t lines) {
+  if (!binary) return "not JSON: text (" + std::to_string(lines) + (lines == 1 ? " line)" : " lines)");
+  struct Magic {
+    std::string_view bytes;
+    std::string_view name;
+  };
+  static constexpr Magic k_magic[] = {
+      {"\x7f" "ELF", "an ELF file"},
+      {"\x1f\x8b", "gzip-compressed: decompress it first"},
+      {"\x28\xb5\x2f\xfd", "zstd-compressed: decompress it first"},
+      {std::string_view("\xfd" "7zXZ\0", 6), "xz-compressed: decompress it first"},
+  };
+  for (const Magic& m : k_magic) {
+    if (head.starts_with(m.bytes)) return "not JSON: binary data (" + std::string(m.name) + ")";
   }
-  std::string_view line = head.substr(0, head.find_first_of("\r\n"));
-  return "not JSON: '" + std::string(line) + (line.size() < head.size() || head.size() < k_head_bytes ? "'" : "...'");
+  return "not JSON: binary data";
 }
 
 }  // namespace
@@ -88,6 +92,8 @@ void ReportSplitter::cut_document(const Sink& sink, std::string reason) {
 void ReportSplitter::start_garbage(char first) {
   m_state = State::garbage;
   m_garbage_line = m_line;
+  m_garbage_last_line = m_line;
+  m_garbage_binary = is_binary_byte(first);
   m_garbage_head.assign(1, first);
 }
 
@@ -95,7 +101,7 @@ void ReportSplitter::end_garbage(const Sink& sink) {
   StreamPiece piece;
   piece.kind = StreamPiece::Kind::problem;
   piece.line = m_garbage_line;
-  piece.reason = describe_garbage(m_garbage_head);
+  piece.reason = describe_garbage(m_garbage_head, m_garbage_binary, m_garbage_last_line - m_garbage_line + 1);
   sink(piece);
   m_state = State::between;
 }
@@ -112,6 +118,8 @@ void ReportSplitter::feed(std::string_view chunk, const Sink& sink) {
       case State::garbage:
         if (!(line_start && (c == '{' || c == '['))) {
           if (m_garbage_head.size() < k_head_bytes) m_garbage_head += c;
+          if (is_binary_byte(c)) m_garbage_binary = true;
+          if (!is_space(c)) m_garbage_last_line = m_line;
           break;
         }
         end_garbage(sink);

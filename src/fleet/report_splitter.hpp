@@ -5,7 +5,8 @@
 // length costs the same. What is not a document becomes a problem with its line, and the next
 // document is found again:
 //   - text or binary data between documents: one problem per stretch, up to the next line that
-//     starts with '{' or '[';
+//     starts with '{' or '[', which says how many lines of text it is or that it is binary, and
+//     never quotes it (it may be any file: a netrc, a shadow line, a token);
 //   - a document that a line starting with '{' interrupts (no report prints '{' at the start of
 //     a line inside itself: nested values are indented), or that the input ends inside: truncated;
 //   - a document longer than the bound: skipped to its end, without being kept.
@@ -66,7 +67,9 @@ class ReportSplitter {
   bool m_escape = false;
   // The open stretch of non-JSON data: where it began and how it looked.
   std::int64_t m_garbage_line = 1;
-  std::string m_garbage_head;     ///< its first bytes, for the reason
+  std::int64_t m_garbage_last_line = 1;  ///< the last line with a non-blank byte of it
+  bool m_garbage_binary = false;         ///< it holds a control byte (not tab, CR, LF)
+  std::string m_garbage_head;            ///< its first bytes, only to name a binary format; never shown
 };
 
 }  // namespace gd

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -41,19 +43,84 @@ std::string join_path(std::string_view folder, std::string_view name) {
   return out;
 }
 
-void walk(const std::string& folder, int depth, std::span<const std::string_view> suffixes,
-          const std::function<void(const std::string&)>& on_file,
+/// Why the file at `fd`, just opened, is no input; empty for a regular file.
+std::string check_opened(int fd) {
+  struct ::stat st {};
+  if (::fstat(fd, &st) != 0) return reason_of(errno);
+  if (!S_ISREG(st.st_mode)) return "changed into something other than a regular file while it was opened";
+  return {};
+}
+
+/// Opens the entry `name` of the folder `dir_fd` as an input, never through a link: a link
+/// swapped in after it was looked at is refused (O_NOFOLLOW), not followed.
+std::expected<InputStream, std::string> open_entry(int dir_fd, const char* name) {
+  struct ::stat st {};
+  if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return std::unexpected(reason_of(errno));
+  if (std::string refusal = refusal_for(st.st_mode); !refusal.empty()) return std::unexpected(refusal);
+  int fd = ::openat(dir_fd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+  if (fd < 0) {
+    if (errno == ELOOP) return std::unexpected(std::string("changed into a symbolic link while it was opened"));
+    return std::unexpected(reason_of(errno));
+  }
+  if (std::string refusal = check_opened(fd); !refusal.empty()) {
+    ::close(fd);
+    return std::unexpected(refusal);
+  }
+  return InputStream::adopt(fd);
+}
+
+/// Opens `relative` (a path without links, "." or "..", as realpath gives it) beneath the folder
+/// `top_fd`, one component at a time and never through a link: what it reaches stays beneath.
+std::expected<InputStream, std::string> open_beneath(int top_fd, const std::string& relative) {
+  int dir_fd = ::dup(top_fd);
+  if (dir_fd < 0) return std::unexpected(reason_of(errno));
+  std::size_t from = 0;
+  while (true) {
+    std::size_t slash = relative.find('/', from);
+    std::string part = relative.substr(from, slash == std::string::npos ? std::string::npos : slash - from);
+    if (part.empty() || part == "." || part == "..") {
+      ::close(dir_fd);
+      return std::unexpected(std::string("changed while it was opened"));
+    }
+    if (slash == std::string::npos) {
+      auto in = open_entry(dir_fd, part.c_str());
+      ::close(dir_fd);
+      return in;
+    }
+    int next = ::openat(dir_fd, part.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    int code = errno;
+    ::close(dir_fd);
+    if (next < 0) {
+      return std::unexpected(code == ELOOP || code == ENOTDIR ? std::string("changed while it was opened")
+                                                               : reason_of(code));
+    }
+    dir_fd = next;
+    from = slash + 1;
+  }
+}
+
+/// The folder being walked, as the command line named it and as realpath resolves it.
+struct WalkTop {
+  std::string shown;     ///< as named: the start of every path passed on
+  std::string real;      ///< realpath of it: where links must stay
+  int fd = -1;           ///< open on `real`
+};
+
+void walk(const WalkTop& top, int dir_fd, const std::string& folder, int depth,
+          std::span<const std::string_view> suffixes, const InputFileSink& on_file,
           const std::function<void(const std::string&, const std::string&)>& on_problem) {
   if (depth > k_max_folder_depth) {
     on_problem(folder, "more than " + std::to_string(k_max_folder_depth) + " folders deep: not read");
     return;
   }
-  DIR* dir = ::opendir(folder.c_str());
+  int list_fd = ::dup(dir_fd);  // closedir closes it; dir_fd stays open for the entries
+  DIR* dir = list_fd < 0 ? nullptr : ::fdopendir(list_fd);
   if (dir == nullptr) {
     on_problem(folder, reason_of(errno));
+    if (list_fd >= 0) ::close(list_fd);
     return;
   }
-  // Names first, then visits: the folder is closed before descending (bounded open descriptors).
+  // Names first, then visits: each folder's listing is closed before descending.
   struct Entry {
     std::string name;
     unsigned char type;
@@ -74,20 +141,46 @@ void walk(const std::string& folder, int depth, std::span<const std::string_view
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.name < b.name; });
   for (const Entry& entry : entries) {
     std::string path = join_path(folder, entry.name);
-    bool is_dir = entry.type == DT_DIR;
-    if (entry.type == DT_UNKNOWN) {  // some filesystems do not fill d_type
+    unsigned char type = entry.type;
+    if (type == DT_UNKNOWN) {  // some filesystems do not fill d_type
       struct ::stat st {};
-      is_dir = ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-    }
-    if (is_dir) {
-      walk(path, depth + 1, suffixes, on_file, on_problem);
-    } else if (has_suffix(entry.name, suffixes)) {
-      // A link is passed on when its name fits: opening it reads a file, refuses a folder.
-      if (entry.type == DT_LNK) {
-        struct ::stat st {};
-        if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;  // links to folders: not followed
+      if (::fstatat(dir_fd, entry.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
       }
-      on_file(path);
+    }
+    if (type == DT_DIR) {
+      int sub = ::openat(dir_fd, entry.name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+      if (sub < 0) {
+        on_problem(path, errno == ELOOP || errno == ENOTDIR ? std::string("changed while the folder was read")
+                                                            : reason_of(errno));
+        continue;
+      }
+      walk(top, sub, path, depth + 1, suffixes, on_file, on_problem);
+      ::close(sub);
+    } else if (!has_suffix(entry.name, suffixes)) {
+      continue;
+    } else if (type != DT_LNK) {
+      on_file(path, open_entry(dir_fd, entry.name.c_str()));  // a FIFO so named: its reason
+    } else {
+      // A link is followed only to a file beneath the folder (links to folders never: no loops),
+      // and opened there without links, so that a swap cannot lead it out.
+      char resolved[PATH_MAX];
+      if (::realpath(path.c_str(), resolved) == nullptr) {
+        on_file(path, std::unexpected(reason_of(errno)));
+        continue;
+      }
+      std::string real = resolved;
+      std::string prefix = top.real == "/" ? "/" : top.real + "/";
+      if (!real.starts_with(prefix) || real.size() == prefix.size()) {
+        struct ::stat st {};
+        if (::stat(real.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
+        on_file(path, std::unexpected("a symbolic link to a file outside " + top.shown +
+                                      ": not followed (name it on the command line to read it)"));
+        continue;
+      }
+      struct ::stat st {};
+      if (::stat(real.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;  // links to folders: not followed
+      on_file(path, open_beneath(top.fd, real.substr(prefix.size())));
     }
   }
 }
@@ -120,6 +213,8 @@ std::expected<InputStream, std::string> InputStream::open_file(std::string_view 
 }
 
 InputStream InputStream::standard_input() { return InputStream(STDIN_FILENO, false); }
+
+InputStream InputStream::adopt(int fd) { return InputStream(fd, true); }
 
 InputStream::InputStream(InputStream&& other) noexcept : m_fd(other.m_fd), m_owned(other.m_owned) {
   other.m_fd = -1;
@@ -173,10 +268,23 @@ std::expected<std::string, std::string> read_whole_input(std::string_view path, 
   return content;
 }
 
-void walk_input_folder(std::string_view folder, std::span<const std::string_view> suffixes,
-                       const std::function<void(const std::string&)>& on_file,
+void walk_input_folder(std::string_view folder, std::span<const std::string_view> suffixes, const InputFileSink& on_file,
                        const std::function<void(const std::string&, const std::string&)>& on_problem) {
-  walk(std::string(folder), 0, suffixes, on_file, on_problem);
+  WalkTop top;
+  top.shown = std::string(folder);
+  char resolved[PATH_MAX];
+  if (::realpath(top.shown.c_str(), resolved) == nullptr) {
+    on_problem(top.shown, reason_of(errno));
+    return;
+  }
+  top.real = resolved;
+  top.fd = ::open(top.real.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (top.fd < 0) {
+    on_problem(top.shown, reason_of(errno));
+    return;
+  }
+  walk(top, top.fd, top.shown, 0, suffixes, on_file, on_problem);
+  ::close(top.fd);
 }
 
 }  // namespace gd

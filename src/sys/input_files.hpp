@@ -2,7 +2,7 @@
 // Files the user names on the command line for `fleet` and `diff` (reports, captures), never the
 // host under diagnosis. Everything here is bounded and never blocks: a FIFO, socket or device is
 // refused before it is opened (and again after, should it have been swapped in between), files
-// are read in chunks by the caller, folders are walked without following links to folders.
+// are read in chunks by the caller, folders are walked without following links out of them.
 // Failures are reasons for the reader ("Permission denied", "a FIFO, not a regular file"), so
 // that one bad input is listed and the run goes on.
 
@@ -33,6 +33,8 @@ class InputStream {
   static std::expected<InputStream, std::string> open_file(std::string_view path);
   /// Standard input (the `-` argument). It may be a pipe: reads wait for the writer, as cat's do.
   static InputStream standard_input();
+  /// Takes over `fd`, a regular file opened read-only (the folder walk opens its entries).
+  static InputStream adopt(int fd);
 
   InputStream(InputStream&& other) noexcept;
   InputStream& operator=(InputStream&& other) noexcept;
@@ -52,12 +54,16 @@ class InputStream {
 /// Reads a whole regular file of at most `max_bytes` (a report or capture for `diff`).
 std::expected<std::string, std::string> read_whole_input(std::string_view path, std::size_t max_bytes);
 
+/// Gets each input file a folder walk finds: its path, and the file opened or why it cannot be.
+using InputFileSink = std::function<void(const std::string&, std::expected<InputStream, std::string>)>;
+
 /// Walks `folder` recursively, names sorted in each folder, calling `on_file` for each entry
-/// whose name ends with one of `suffixes` (a FIFO so named is passed on too: opening it then
-/// says why it cannot be read) and `on_problem(path, reason)` for a folder that cannot be listed
-/// or lies too deep. Links to folders are not followed (no loops); links to files are.
-void walk_input_folder(std::string_view folder, std::span<const std::string_view> suffixes,
-                       const std::function<void(const std::string&)>& on_file,
+/// whose name ends with one of `suffixes` (a FIFO so named is passed on with its reason, never
+/// opened) and `on_problem(path, reason)` for a folder that cannot be listed or lies too deep.
+/// Entries are opened relative to their folder without following links, so that nothing swapped
+/// in meanwhile leads out of it. A link is followed only to a file beneath `folder` (one that
+/// leads out is passed on with its reason, unread); links to folders are not followed (no loops).
+void walk_input_folder(std::string_view folder, std::span<const std::string_view> suffixes, const InputFileSink& on_file,
                        const std::function<void(const std::string&, const std::string&)>& on_problem);
 
 }  // namespace gd

@@ -176,7 +176,7 @@ expect_json hostile "$(reason "$bad/empty.json")" "['empty: no report in it']"
 expect_json hostile "$(reason "$bad/package.json")" "['not a gpudoctor report: it has no schema_version']"
 expect_json hostile "$(reason "$bad/newer.json")" \
   "['schema_version 2 is newer than this gpudoctor reads (1): read it with a newer gpudoctor']"
-expect_json hostile "$(reason "$bad/binary.json")[0][:49]" "binary data, not JSON (it begins with 7f 45 4c 46"
+expect_json hostile "$(reason "$bad/binary.json")" "['not JSON: binary data (an ELF file)']"
 expect_json hostile "$(reason "$bad/fifo.json")" "['a FIFO, not a regular file (pipe it to \`-\` instead)']"
 expect_json hostile "$(reason "$bad/capture.json")[0][:36]" "a gpudoctor capture, not a report (\`"
 expect_json hostile "$(reason "$bad/huge.json")[0][:45]" "over the limit of 64 MiB for one report (6815"
@@ -197,6 +197,51 @@ run_gd hostile_text fleet "$bad"
 expect_rc hostile_text 1
 expect_out hostile_text '^9 inputs could not be read:$'
 expect_out hostile_text "^  $bad/package.json: not a gpudoctor report: it has no schema_version$"
+
+# Foreign files are never quoted (issue 24 item 4): a non-JSON input is named by its file, its
+# line and a reason, never by its bytes (a token in a URL, an AWS key id, a netrc password, an
+# /etc/shadow line), and a link inside a folder that leads out of it is not followed (one named
+# on the command line is read).
+sec=$TMP/secrets
+mkdir -p "$sec/reports/sub" "$TMP/outside"
+cp "$fleet/rack1/gpu1.json" "$sec/reports/gpu1.json"
+printf 'machine example.com login alice password hunter2netrcsecret\n' >"$TMP/outside/netrc"
+printf 'root:$6$saltsalt$shadowhashvalue0123:19000:0:99999:7:::\n' >"$TMP/outside/shadow"
+printf 'AKIAIOSFODNN7EXAMPLE\nhttps://user:ghp_tokenvalue0123456789@example.com/x\n' >"$sec/reports/creds.json"
+printf '{"key": AKIAIOSFODNN7EXAMPL2, "x": 1}\n' >"$sec/reports/badliteral.json"
+printf '{"url": "https://u:ghp_tokeninastring99@example.com\n"}\n' >"$sec/reports/badstring.json"
+printf '\x01\x02password=hunter2binarysecret\n' >"$sec/reports/binary.json"
+ln -s "$TMP/outside/shadow" "$sec/reports/shadow.json"
+ln -s ../../outside/netrc "$sec/reports/netrc.jsonl"
+ln -s ../gpu1.json "$sec/reports/sub/inside.json"  # a link within the folder: read
+secrets='AKIAIOSFODNN7EXAMPL|hunter2|shadowhash|ghp_token|saltsalt|alice'
+run_gd secrets fleet "$sec/reports" --json
+expect_rc secrets 1
+run_gd secrets_text fleet "$sec/reports"
+expect_rc secrets_text 1
+"$GD" fleet - --json <"$sec/reports/creds.json" >"$TMP/secrets_stdin.out" 2>"$TMP/secrets_stdin.err"
+rc=$?; sanitizer_clean secrets_stdin
+expect_rc secrets_stdin 2
+run_gd secrets_named fleet "$sec/reports/shadow.json" "$sec/reports/netrc.jsonl" --json
+expect_rc secrets_named 2
+for run in secrets secrets_text secrets_stdin secrets_named; do
+  checks=$((checks + 1))
+  ! grep -qE "$secrets" "$TMP/$run.out" "$TMP/$run.err" ||
+    fail "$run quotes a foreign file: $(grep -hoE ".{0,30}($secrets).{0,10}" "$TMP/$run.out" "$TMP/$run.err" | head -3)"
+done
+expect_json secrets "$(reason "$sec/reports/creds.json")" "['not JSON: text (2 lines)']"
+expect_json secrets "$(reason "$sec/reports/binary.json")" "['not JSON: binary data']"
+expect_json secrets "$(reason "$sec/reports/badliteral.json")" \
+  "['not valid JSON: parse error at line 1, column 9: syntax error while parsing value - invalid literal']"
+expect_json secrets "len($(reason "$sec/reports/badstring.json"))" 1
+expect_json secrets "$(reason "$sec/reports/shadow.json")" \
+  "['a symbolic link to a file outside $sec/reports: not followed (name it on the command line to read it)']"
+expect_json secrets "$(reason "$sec/reports/netrc.jsonl")" \
+  "['a symbolic link to a file outside $sec/reports: not followed (name it on the command line to read it)']"
+expect_json secrets 'f["nodes"], f["reports"], [d["node"] for d in f["duplicates"]]' "(1, 2, ['gpu1'])"
+expect_json secrets_named '[(u["path"], u["reason"]) for u in f["unreadable"]]' \
+  "[('$sec/reports/shadow.json', 'not JSON: text (1 line)'), ('$sec/reports/netrc.jsonl', 'not JSON: text (1 line)')]"
+expect_json secrets_stdin '[(u["path"], u["reason"]) for u in f["unreadable"]]' "[('-:1', 'not JSON: text (2 lines)')]"
 
 # An unreadable file (as an ordinary user).
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

@@ -99,6 +99,17 @@ TEST_CASE("digest: what is not a report says why", "[fleet][digest]") {
   CHECK(reason_for(std::string("{\"schema_version\": 1, \"findings\": [], \"x\": \"\xff\xfe\"}")).starts_with("not valid JSON"));
 }
 
+TEST_CASE("digest: a parse error never quotes the input", "[fleet][digest]") {
+  // nlohmann's message ends "; last read: '<the token>'": the token may be a secret.
+  CHECK(reason_for(R"({"key": AKIAIOSFODNN7EXAMPLE})") ==
+        "not valid JSON: parse error at line 1, column 9: syntax error while parsing value - invalid literal");
+  std::string bad_string = reason_for("{\"url\": \"https://u:ghp_secret@example.com\n\"}");
+  CHECK(bad_string.starts_with("not valid JSON: parse error at line "));
+  CHECK(bad_string.find("invalid string: control character U+000A (LF) must be escaped") != std::string::npos);
+  CHECK(bad_string.find("ghp_secret") == std::string::npos);
+  CHECK(bad_string.find("last read") == std::string::npos);
+}
+
 TEST_CASE("digest: a hostile report cannot make its digest large", "[fleet][digest]") {
   json r = minimal();
   r["run"]["host"] = std::string(100000, 'h');

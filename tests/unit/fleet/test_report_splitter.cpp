@@ -79,13 +79,34 @@ TEST_CASE("splitter: text and binary data between reports", "[fleet][splitter]")
   REQUIRE(pieces.size() == 5);
   CHECK_FALSE(pieces[0].document);
   CHECK(pieces[0].line == 1);
-  CHECK(pieces[0].text == "not JSON: 'srun: error: node7: task 3: Exited with exit code 1'");
+  CHECK(pieces[0].text == "not JSON: text (2 lines)");  // never the text itself: it may be any file
   CHECK(pieces[1].text == "{\"n\":1}");
   CHECK(pieces[2].line == 4);
-  CHECK(pieces[2].text == "binary data, not JSON (it begins with 7f 45 4c 46 02 01 01 00)");
+  CHECK(pieces[2].text == "not JSON: binary data (an ELF file)");
   CHECK(pieces[3].text == "{\"n\":2}");
   CHECK(pieces[4].line == 6);  // a bare number is no report either
-  CHECK(pieces[4].text == "not JSON: '42'");
+  CHECK(pieces[4].text == "not JSON: text (1 line)");
+}
+
+TEST_CASE("splitter: a foreign file's bytes are never in a reason", "[fleet][splitter]") {
+  const std::string secrets[] = {
+      "machine example.com login alice password hunter2\n",
+      "root:$6$salt$hash:19000:0:99999:7:::\n",
+      "AKIAIOSFODNN7EXAMPLE\nhttps://user:ghp_token@example.com/\n\n  \n",
+      std::string("\x01hunter2\0\x02\n", 11),
+      std::string("\x1f\x8b\x08hunter2\n", 11),
+  };
+  const std::string reasons[] = {"not JSON: text (1 line)", "not JSON: text (1 line)", "not JSON: text (2 lines)",
+                                 "not JSON: binary data", "not JSON: binary data (gzip-compressed: decompress it first)"};
+  for (std::size_t i = 0; i < std::size(secrets); ++i) {
+    for (std::size_t chunk : {1, 3, 4096}) {
+      std::vector<Piece> pieces = split(secrets[i] + "{\"n\":1}\n", chunk);
+      REQUIRE(pieces.size() == 2);
+      CHECK(pieces[0].line == 1);
+      CHECK(pieces[0].text == reasons[i]);
+      CHECK(pieces[1].document);
+    }
+  }
 }
 
 TEST_CASE("splitter: a document over the bound is skipped to its end, not kept", "[fleet][splitter]") {

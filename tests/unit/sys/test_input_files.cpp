@@ -59,23 +59,39 @@ TEST_CASE("input files: read_whole_input is bounded", "[sys][input_files]") {
 TEST_CASE("input files: folders are walked recursively, sorted, by suffix, links to folders not followed",
           "[sys][input_files]") {
   gd::test::TempTree tree;
-  tree.file("/r/b.json", "");
-  tree.file("/r/a.json", "");
+  tree.file("/r/b.json", "b");
+  tree.file("/r/a.json", "a");
   tree.file("/r/notes.txt", "");
-  tree.file("/r/sub/c.jsonl", "");
-  tree.file("/r/sub/deeper/d.json", "");
+  tree.file("/r/sub/c.jsonl", "c");
+  tree.file("/r/sub/deeper/d.json", "d");
   tree.fifo("/r/fifo.json");
-  tree.file("/elsewhere/e.json", "");
-  tree.link("/r/link-to-file.json", tree.at("/elsewhere/e.json"));
-  tree.link("/r/loop", tree.at("/r"));          // a loop, were it followed
+  tree.file("/elsewhere/e.json", "secret");
+  tree.link("/r/link-to-file.json", tree.at("/elsewhere/e.json"));  // leads out: not read
+  tree.link("/r/relative-out.json", "../elsewhere/e.json");         // likewise
+  tree.link("/r/link-inside.json", "sub/c.jsonl");                  // stays inside: read
+  tree.link("/r/sub/up.json", tree.at("/r/a.json"));                // likewise, by an absolute path
+  tree.link("/r/dangling.json", "nowhere.json");
+  tree.link("/r/loop", tree.at("/r"));                 // a loop, were it followed
   tree.link("/r/folder.json", tree.at("/elsewhere"));  // a folder under a report's name
   std::vector<std::string> files;
   std::vector<std::string> problems;
   constexpr std::string_view suffixes[] = {".json", ".jsonl"};
   gd::walk_input_folder(
-      tree.at("/r"), suffixes, [&](const std::string& f) { files.push_back(f.substr(tree.root().size())); },
+      tree.at("/r"), suffixes,
+      [&](const std::string& f, std::expected<gd::InputStream, std::string> in) {
+        files.push_back(f.substr(tree.root().size()) + ": " + (in ? read_all(*in) : in.error()));
+      },
       [&](const std::string& p, const std::string& why) { problems.push_back(p + ": " + why); });
-  CHECK(files == std::vector<std::string>{"/r/a.json", "/r/b.json", "/r/fifo.json", "/r/link-to-file.json",
-                                          "/r/sub/c.jsonl", "/r/sub/deeper/d.json"});
+  const std::string out = "a symbolic link to a file outside " + tree.at("/r") +
+                          ": not followed (name it on the command line to read it)";
+  CHECK(files == std::vector<std::string>{"/r/a.json: a", "/r/b.json: b", "/r/dangling.json: No such file or directory",
+                                          "/r/fifo.json: a FIFO, not a regular file (pipe it to `-` instead)",
+                                          "/r/link-inside.json: c", "/r/link-to-file.json: " + out,
+                                          "/r/relative-out.json: " + out, "/r/sub/c.jsonl: c",
+                                          "/r/sub/deeper/d.json: d", "/r/sub/up.json: a"});
   CHECK(problems.empty());
+  // Named on the command line, a link is read wherever it leads.
+  auto named = gd::InputStream::open_file(tree.at("/r/link-to-file.json"));
+  REQUIRE(named);
+  CHECK(read_all(*named) == "secret");
 }
