@@ -356,10 +356,10 @@ wait_state failure_reset 10 '^IDLE\|$'
 
 # 6. By hand, as slurmd runs it (env -i, SLURMD_NODENAME only), against other binaries beside it.
 #    slurmd's own runs meanwhile fail on the corrupt capture and change nothing.
-by_hand() {  # NAME DIR [ARGS...]: run DIR's copy of the script; stderr in $TMP/NAME.err
+by_hand() {  # NAME DIR [ARGS...]: run DIR's copy of the script (within HAND_TIMEOUT s if set); stderr in $TMP/NAME.err
   local name=$1 dir=$2
   shift 2
-  env -i SLURMD_NODENAME="$NODE" GPUDOCTOR_CONFIG="${HAND_CONFIG:-$W/hand.conf}" \
+  ${HAND_TIMEOUT:+timeout -k 2 "$HAND_TIMEOUT"} env -i SLURMD_NODENAME="$NODE" GPUDOCTOR_CONFIG="${HAND_CONFIG:-$W/hand.conf}" \
     "$dir/gpudoctor-healthcheck" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
   rc=$?
   expect_rc "$name" 0  # always 0: slurmd would otherwise keep the node from registering
@@ -461,6 +461,38 @@ wait_state busy_undrained 5 '^IDLE\|$'
 fake_dir busy_garbage 'echo "no node problems found, probably"; exit 0'
 by_hand busy_garbage "$W/busy_garbage"
 expect_err busy_garbage "gpudoctor failed \(exit 0 without 'no node problems found'"
+
+# Output gpudoctor cannot have meant (issue 24 item 12) is gpudoctor failing, never the all-clear
+# and never a drain: a NUL in stderr (which once moved "no node problems found" into the stdout
+# slot and undrained the node) or in stdout, several lines where one is expected, megabytes of
+# output (5 MB once took 218 s to parse, past slurmd's 60 s). Each is judged within 30 s and a
+# drain of gpudoctor's stays.
+scontrol update NodeName="$NODE" State=DRAIN Reason="gpudoctor: test.hostile: drained before"
+wait_state hostile_drained 5 'DRAIN'
+fake_dir nul_err 'printf "e\0no node problems found\n\0%s\n" 0 >&2; echo "test.nul: a finding"; exit 1'
+fake_dir nul_out 'printf "no node problems found\n\0more\n"; exit 0'
+fake_dir two_lines 'printf "no node problems found\ntest.x: another line\n"; exit 0'
+fake_dir big_out 'echo "no node problems found"; head -c 5000000 /dev/zero | tr "\0" x; echo; exit 0'
+fake_dir big_err 'head -c 5000000 /dev/zero | tr "\0" x >&2; echo "no node problems found"; exit 0'
+fake_dir big_line 'head -c 5000000 /dev/zero | tr "\0" x; echo; exit 1'
+declare -A hostile_reason=(
+  [nul_err]="a NUL byte in its output" [nul_out]="a NUL byte in its output"
+  [two_lines]="2 lines of output where one is expected" [big_out]="more than 65536 bytes of output"
+  [big_err]="more than 65536 bytes of output" [big_line]="more than 65536 bytes of output")
+for case in nul_err nul_out two_lines big_out big_err big_line; do
+  start=$SECONDS
+  HAND_TIMEOUT=60 by_hand "$case" "$W/$case"
+  checks=$((checks + 1))
+  [ $((SECONDS - start)) -le 30 ] || fail "$case: the script took $((SECONDS - start)) s"
+  expect_err "$case" "err: node $NODE: gpudoctor failed \(${hostile_reason[$case]}\).*: node left as it is\$"
+  checks=$((checks + 1))
+  ! grep -qE 'undrain|drained' "$TMP/$case.err" || fail "$case: $(grep -E 'undrain|drained' "$TMP/$case.err" | head -c 300)"
+  checks=$((checks + 1))
+  [ "$(wc -c <"$TMP/$case.err")" -lt 2000 ] || fail "$case: the script's own log is $(wc -c <"$TMP/$case.err") bytes"
+  expect_state "$case" "IDLE+DRAIN|gpudoctor: test.hostile: drained before"
+done
+scontrol update NodeName="$NODE" State=UNDRAIN
+wait_state hostile_reset 10 '^IDLE\|$'
 
 # Drained by gpudoctor and DOWN: the problem is gone, so the drain is cleared (UNDRAIN), but
 # the node stays DOWN (RESUME would have put it back in service).
