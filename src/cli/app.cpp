@@ -5,10 +5,12 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fmt/format.h>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/preflight.hpp"
+#include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
 #include "sys/output_file.hpp"
 
@@ -18,6 +20,14 @@ namespace {
 constexpr int k_max_cuda_timeout_s = 3600;
 
 void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
+
+// --help and --version: printed through write_stdout, so that a failed write is an error too.
+int print_exit(const CLI::App& app, const CLI::Error& e, const char* what) {
+  std::ostringstream out;
+  int code = app.exit(e, out);
+  write_stdout(out.str(), what);
+  return code;
+}
 
 }  // namespace
 
@@ -101,11 +111,11 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return print_exit(app, e, "the help");
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return print_exit(app, e, "the help");
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return print_exit(app, e, "the version");
   } catch (const CLI::ParseError& e) {
     print_error(std::string(e.what()) + " (see gpudoctor --help)");
     return static_cast<int>(ExitCode::usage_error);

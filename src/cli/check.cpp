@@ -1,16 +1,43 @@
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "core/exit_code.hpp"
 #include "cli/preflight.hpp"
+#include "sys/host.hpp"
 #include "sys/image_env_host.hpp"
 #include "sys/real_host.hpp"
 
 namespace gd {
+namespace {
+
+/// Why the folder `root` cannot be inspected: it cannot be listed, or it has no entries at all
+/// (not even an empty folder or a dangling link); nullopt when it can.
+std::optional<std::string> unusable_root(const std::string& root) {
+  DIR* dir = ::opendir(root.c_str());
+  if (dir == nullptr) return "cannot read the folder: " + IoError{errno}.describe();
+  bool empty = true;
+  errno = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
+      empty = false;
+      break;
+    }
+  }
+  int code = errno;
+  ::closedir(dir);
+  if (empty && code != 0) return "cannot read the folder: " + IoError{code}.describe();
+  if (empty) return "the folder is empty: nothing to inspect (an image not unpacked, a file system not mounted?)";
+  return std::nullopt;
+}
+
+}  // namespace
 
 int run_check(const Options& options, const EmbeddedData& data, const std::vector<Rule>& rules) {
   bool live = options.root == "/" || options.root.empty();
@@ -23,6 +50,12 @@ int run_check(const Options& options, const EmbeddedData& data, const std::vecto
     }
     if (!S_ISDIR(st.st_mode)) {
       std::fprintf(stderr, "gpudoctor: error: --root %s: not a folder\n", options.root.c_str());
+      return static_cast<int>(ExitCode::usage_error);
+    }
+    // Nothing to read is no healthy image: a CI gate must not pass an image that was never
+    // unpacked, a mount that failed, or a folder it may not list.
+    if (auto unusable = unusable_root(options.root)) {
+      std::fprintf(stderr, "gpudoctor: error: --root %s: %s\n", options.root.c_str(), unusable->c_str());
       return static_cast<int>(ExitCode::usage_error);
     }
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/stdout_sink.hpp"
 #include "cli/replay.hpp"
 #include "core/exit_code.hpp"
 #include "fleet/diff_render.hpp"
@@ -64,8 +65,7 @@ int run_diff(const std::string& a, const std::string& b, const Options& options,
   std::string text = options.format == OutputFormat::json
                          ? render_diff_json(*side_a, *side_b, diff).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : render_diff_text(*side_a, *side_b, diff, DiffTextOptions{options.verbose});
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  write_stdout(text, "the diff");
   // As diff(1): 0 the same (volatile facts aside), 1 they differ, 2 an input could not be read.
   return diff.same() ? static_cast<int>(ExitCode::healthy) : static_cast<int>(ExitCode::problems_found);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
 #include "fleet/fleet_render.hpp"
 #include "fleet/fleet_tally.hpp"
@@ -128,8 +129,7 @@ int run_fleet(const std::vector<std::string>& paths, const Options& options) {
   std::string text = options.format == OutputFormat::json
                          ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : render_fleet_text(summary, FleetTextOptions{options.verbose});
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  write_stdout(text, "the fleet summary");
   // Exit: 0 every input was read; 1 some could not be (the view is incomplete: they are listed);
   // 2 none could be. Whether nodes have problems is what the groups say, not the exit code.
   if (summary.reports == 0) {

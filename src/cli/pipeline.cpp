@@ -1,4 +1,5 @@
 #include "cli/pipeline.hpp"
+#include "cli/stdout_sink.hpp"
 
 #include <unistd.h>
 
@@ -194,8 +195,7 @@ bool print_report(const Report& report, const Options& options) {
       text = redactor.text(text);
     }
   }
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  write_stdout(text);
   return true;
 }
 

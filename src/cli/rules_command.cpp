@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
 #include "rules/rule_files.hpp"
 
@@ -38,7 +39,7 @@ int run_rules_list(const std::vector<Rule>& rules) {
     out += fmt::format("{:<8} {:<45} {}\n", to_string(rule.severity), rule.id, rule.title);
   }
   out += fmt::format("{} rules\n", rules.size());
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_stdout(out, "the rule list");
   return static_cast<int>(ExitCode::healthy);
 }
 
@@ -86,7 +87,7 @@ int run_explain(const std::string& id, const std::vector<Rule>& rules) {
     out += fmt::format("  {}\n", ref);
   }
   out += fmt::format("Defined in: {}\n", r.file);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_stdout(out, "the rule");
   return static_cast<int>(ExitCode::healthy);
 }
 

@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -77,12 +78,32 @@ int move_high(int fd) {
     return -1;
   }
   int high = ::fcntl(fd, F_DUPFD_CLOEXEC, k_high_fd);
+  int code = errno;
   ::close(fd);
+  errno = code;
   return high;
 }
 
+// The errno of the last setup step that failed on this thread, for fd_limit_hint.
+thread_local int t_setup_errno = 0;
+
 std::string errno_text(std::string_view what, int error) {
+  t_setup_errno = error;
   return std::string(what) + ": " + std::strerror(error);
+}
+
+/// What to do when a setup step failed for want of descriptors: EMFILE, or EINVAL from
+/// F_DUPFD when RLIMIT_NOFILE is at or below k_high_fd (where our descriptors go); "" otherwise.
+std::string fd_limit_hint(int error) {
+  if (error == ENFILE) return "; the system's table of open files is full (sysctl fs.file-max)";
+  if (error != EMFILE && error != EINVAL) return "";
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return "";
+  // The helper's descriptors: the memfd, four pipes, /dev/null, all from k_high_fd up.
+  constexpr rlim_t k_needed = k_high_fd + 10;
+  if (error == EINVAL && limit.rlim_cur >= k_needed) return "";
+  return "; fd limit " + std::to_string(static_cast<unsigned long long>(limit.rlim_cur)) +
+         " too low for the helper: raise ulimit -n";
 }
 
 /// A memfd holding the helper image. MFD_EXEC first (kernels with vm.memfd_noexec); EINVAL
@@ -97,6 +118,12 @@ int make_image_fd(std::span<const unsigned char> elf, std::string& error) {
     error = errno_text("memfd_create", errno);
     return -1;
   }
+  int high = move_high(fd);  // the memfd itself may come out of the last free descriptors
+  if (high < 0) {
+    error = errno_text("moving the helper's memfd to a high descriptor", errno);
+    return -1;
+  }
+  fd = high;
   std::size_t done = 0;
   while (done < elf.size()) {
     ssize_t n = ::write(fd, elf.data() + done, elf.size() - done);
@@ -110,7 +137,7 @@ int make_image_fd(std::span<const unsigned char> elf, std::string& error) {
     }
     done += static_cast<std::size_t>(n);
   }
-  return move_high(fd);
+  return fd;
 }
 
 /// Everything the child needs, prepared before fork: after it only async-signal-safe calls.
@@ -258,9 +285,11 @@ bool make_pipe(Pipe& pipe, std::string& error) {
     return false;
   }
   pipe.read.reset(move_high(fds[0]));
+  int code = errno;
   pipe.write.reset(move_high(fds[1]));
+  if (pipe.read.get() >= 0) code = errno;
   if (pipe.read.get() < 0 || pipe.write.get() < 0) {
-    error = errno_text("moving a pipe to a high descriptor", errno);
+    error = errno_text("moving a pipe to a high descriptor", code);
     return false;
   }
   if (::fcntl(pipe.read.get(), F_SETFL, O_NONBLOCK) != 0) {
@@ -410,14 +439,17 @@ void start_helper(std::span<const unsigned char> elf, HelperRun& run) {
     return;
   }
   outcome.status = Status::exec_failed;  // until the child is running
+  t_setup_errno = 0;
   UniqueFd image(make_image_fd(elf, outcome.error));
   if (image.get() < 0 || !make_pipe(run.reply, outcome.error) || !make_pipe(run.out, outcome.error) ||
       !make_pipe(run.err, outcome.error) || !make_pipe(run.failure, outcome.error)) {
+    outcome.error += fd_limit_hint(t_setup_errno);
     return;
   }
   UniqueFd null_fd(move_high(::open("/dev/null", O_RDONLY | O_CLOEXEC)));
   if (null_fd.get() < 0) {
     outcome.error = errno_text("opening /dev/null", errno);
+    outcome.error += fd_limit_hint(t_setup_errno);
     return;
   }
   ChildPlan plan;

@@ -97,3 +97,65 @@ TEST_CASE("output file: a failed write leaves the old file and no temporary", "[
   CHECK(names_in(tree.root()) == std::vector<std::string>{"gpudoctor.prom"});
   CHECK(slurp(path) == "old\n");
 }
+
+TEST_CASE("output file: only a regular file is replaced; a FIFO, a symlink or a dangling one is refused and kept",
+          "[sys][textfile]") {
+  gd::test::TempTree tree;
+  tree.file("/target.prom", "the target\n");
+  REQUIRE(::mkfifo(tree.at("/fifo.prom").c_str(), 0644) == 0);
+  std::filesystem::create_symlink("target.prom", tree.at("/link.prom"));
+  std::filesystem::create_symlink("/nonexistent/x.prom", tree.at("/dangling.prom"));
+  struct Case {
+    const char* name;
+    const char* kind;
+    bool symlink;
+  };
+  for (const Case& c : {Case{"/fifo.prom", "a FIFO", false}, Case{"/link.prom", "a symbolic link", true},
+                        Case{"/dangling.prom", "a symbolic link", true}}) {
+    CAPTURE(c.name);
+    const std::string path = tree.at(c.name);
+    struct stat before {};
+    REQUIRE(::lstat(path.c_str(), &before) == 0);
+    auto checked = gd::check_output_path(path);
+    REQUIRE(!checked);
+    CHECK(checked.error() == path + ": not a regular file (" + c.kind + "): --textfile replaces only a regular file");
+    auto written = gd::write_file_atomically(path, "metrics\n", 0644);
+    REQUIRE(!written);
+    CHECK(written.error() == checked.error());
+    struct stat after {};
+    REQUIRE(::lstat(path.c_str(), &after) == 0);
+    CHECK(after.st_ino == before.st_ino);
+    CHECK((after.st_mode & S_IFMT) == (before.st_mode & S_IFMT));
+    CHECK(S_ISLNK(after.st_mode) == c.symlink);
+  }
+  CHECK(slurp(tree.at("/target.prom")) == "the target\n");
+  CHECK(names_in(tree.root()) == std::vector<std::string>{"dangling.prom", "fifo.prom", "link.prom", "target.prom"});
+}
+
+namespace {
+void custom_handler(int) {}
+}  // namespace
+
+TEST_CASE("output file: the signal dispositions are the caller's again after the write (nohup's SIG_IGN stays)",
+          "[sys][textfile]") {
+  gd::test::TempTree tree;
+  auto old_hup = std::signal(SIGHUP, SIG_IGN);
+  auto old_term = std::signal(SIGTERM, custom_handler);
+  auto old_xfsz = std::signal(SIGXFSZ, SIG_DFL);
+  struct sigaction intr_before {};
+  ::sigaction(SIGINT, nullptr, &intr_before);  // Catch2's own handler, or the default
+  REQUIRE(gd::write_file_atomically(tree.at("/m.prom"), "x 1\n", 0644));
+  struct sigaction hup {}, term {}, xfsz {}, intr {};
+  ::sigaction(SIGHUP, nullptr, &hup);
+  ::sigaction(SIGTERM, nullptr, &term);
+  ::sigaction(SIGXFSZ, nullptr, &xfsz);
+  ::sigaction(SIGINT, nullptr, &intr);
+  CHECK(hup.sa_handler == SIG_IGN);
+  CHECK(term.sa_handler == custom_handler);
+  CHECK(xfsz.sa_handler == SIG_DFL);
+  CHECK(intr.sa_handler == intr_before.sa_handler);
+  std::signal(SIGHUP, old_hup);
+  std::signal(SIGTERM, old_term);
+  std::signal(SIGXFSZ, old_xfsz);
+  CHECK(names_in(tree.root()) == std::vector<std::string>{"m.prom"});
+}
