@@ -106,7 +106,9 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
   } else if (*status == "no-glibc-loader") {
     line.summary = "no glibc dynamic loader on this host: libcuda cannot be loaded here";
   } else if (*status != "ok") {
-    line.summary = "helper " + *status;
+    // Why it could not start (exec-failed: "fd limit 10 too low for the helper: raise ulimit -n").
+    const Fact* init = facts.find("cuda.init.result");
+    line.summary = "helper " + *status + (init && init->state == FactState::unknown && !init->reason.empty() ? ": " + init->reason : "");
   } else if (facts.get_bool("cuda.libcuda.loaded") == false) {
     line.summary = "libcuda.so.1 did not load: " + facts.get_string("cuda.libcuda.dlerror").value_or("");
   } else {

@@ -248,3 +248,11 @@ TEST_CASE("areas: a GPU another job keeps busy is BUSY, not FAILED", "[report][a
   auto failed = gd::build_area_lines(facts, {});
   CHECK_THAT(line(failed, "cuda").details[0], Catch::EndsWith("context FAILED (2)"));
 }
+
+TEST_CASE("areas: a helper that could not start says why on the CUDA line", "[report][areas]") {
+  FactSet facts;
+  facts.set("cuda.helper.status", std::string("exec-failed"));
+  facts.set_unknown("cuda.init.result", "fd limit 10 too low for the helper: raise ulimit -n");
+  auto lines = gd::build_area_lines(facts, {});
+  CHECK(line(lines, "cuda").summary == "helper exec-failed: fd limit 10 too low for the helper: raise ulimit -n");
+}
