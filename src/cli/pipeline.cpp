@@ -154,6 +154,7 @@ double unix_now() {
 bool print_report(const Report& report, const Options& options) {
   std::string text;
   Redactor redactor = Redactor::for_facts(report.facts);
+  if (report.capture) redactor.add_accounts(*report.capture);  // people's names in /etc/passwd and group
   const double finished = unix_now();
   if (!options.textfile.empty()) {
     std::string metrics = render_prometheus(report, finished);

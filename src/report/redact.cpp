@@ -5,6 +5,7 @@
 #include <cctype>
 #include <optional>
 
+#include "report/redact_accounts.hpp"
 #include "util/text_codec.hpp"
 
 namespace gd {
@@ -98,11 +99,24 @@ std::optional<Piece> host_name_at(std::string_view text, std::size_t at, const s
   return std::nullopt;
 }
 
+/// A person's home folder outside /home (/data/users/bob, from the capture's /etc/passwd), not
+/// inside a longer name: its last part goes.
+std::optional<Piece> other_home_at(std::string_view text, std::size_t at, const std::vector<std::string>& homes) {
+  for (const std::string& home : homes) {
+    if (text.substr(at, home.size()) != home) continue;
+    if (at + home.size() < text.size() && name_char(text[at + home.size()])) continue;
+    std::size_t name = home.rfind('/') + 1;
+    return Piece{name, home.size() - name, "<user>"};
+  }
+  return std::nullopt;
+}
+
 enum class Fill { placeholder, same_length };
 
 /// `input` with every identifying piece replaced: by its placeholder, or, in a binary file, by as
 /// many 'x' so that every offset in the file (ld.so.cache's string table, ELF sections) still holds.
-std::string redact(std::string_view input, const std::vector<std::string>& host_names, Fill fill) {
+std::string redact(std::string_view input, const Redactor& r, Fill fill) {
+  const std::vector<std::string>& host_names = r.host_names;
   std::string out;
   out.reserve(input.size());
   std::size_t i = 0;
@@ -120,6 +134,7 @@ std::string redact(std::string_view input, const std::vector<std::string>& host_
     if (!piece) piece = home_user_at(input, i);
     if (!piece) piece = serial_at(input, i);
     if (!piece) piece = host_name_at(input, i, host_names);
+    if (!piece && input[i] == '/') piece = other_home_at(input, i, r.other_homes);
     if (!piece) {
       out += input[i++];
       continue;
@@ -138,6 +153,42 @@ std::string redact(std::string_view input, const std::vector<std::string>& host_
 // The daemons the services probe looks for (TASK_COMM_LEN-cut names): kept so that a redacted
 // capture still replays to the same findings.
 constexpr std::array<std::string_view, 2> k_kept_comms = {"nvidia-persiste", "nv-fabricmanage"};
+
+// A capture's file content as text: its "lines" joined, or its "base64" decoded.
+std::optional<std::string> capture_text(const nlohmann::json& read) {
+  if (!read.is_object()) return std::nullopt;
+  if (read.contains("lines") && read["lines"].is_array()) {
+    std::string text;
+    bool first = true;
+    for (const nlohmann::json& line : read["lines"]) {
+      if (!line.is_string()) return std::nullopt;
+      if (!first) text += '\n';
+      text += line.get<std::string>();
+      first = false;
+    }
+    return text;
+  }
+  if (read.contains("base64") && read["base64"].is_string()) return base64_decode(read["base64"].get<std::string>());
+  return std::nullopt;
+}
+
+/// `read` (a capture's "read" entry) with its content replaced by `text`: as lines where it is
+/// UTF-8 (a passwd was base64 for a real name in Latin-1, which is gone), else as base64.
+void set_capture_text(nlohmann::json& read, const std::string& text) {
+  if (!is_valid_utf8(text)) {
+    read = nlohmann::json{{"base64", base64_encode(text)}};
+    return;
+  }
+  nlohmann::json lines = nlohmann::json::array();
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = text.find('\n', start);
+    lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  read = nlohmann::json{{"lines", std::move(lines)}};
+}
 
 bool is_proc_comm(std::string_view path) {
   if (!path.starts_with("/proc/") || !path.ends_with("/comm")) return false;
@@ -161,9 +212,21 @@ Redactor Redactor::for_facts(const FactSet& facts) {
   return r;
 }
 
-std::string Redactor::text(std::string_view input) const { return redact(input, host_names, Fill::placeholder); }
+void Redactor::add_accounts(const nlohmann::json& capture) {
+  if (!capture.is_object() || !capture.contains("paths") || !capture["paths"].is_object()) return;
+  const nlohmann::json& paths = capture["paths"];
+  auto entry = paths.find("/etc/passwd");
+  if (entry == paths.end() || !entry->is_object() || !entry->contains("read")) return;
+  std::optional<std::string> text = capture_text((*entry)["read"]);
+  if (!text) return;
+  PeopleAccounts people = people_accounts(*text);
+  account_names.insert(account_names.end(), people.names.begin(), people.names.end());
+  other_homes.insert(other_homes.end(), people.other_homes.begin(), people.other_homes.end());
+}
 
-std::string Redactor::bytes(std::string_view input) const { return redact(input, host_names, Fill::same_length); }
+std::string Redactor::text(std::string_view input) const { return redact(input, *this, Fill::placeholder); }
+
+std::string Redactor::bytes(std::string_view input) const { return redact(input, *this, Fill::same_length); }
 
 void Redactor::json(nlohmann::json& value) const {
   if (value.is_string()) {
@@ -178,6 +241,13 @@ void Redactor::json(nlohmann::json& value) const {
         bool kept = !lines.empty() && lines[0].is_string() &&
                     std::find(k_kept_comms.begin(), k_kept_comms.end(), lines[0].get<std::string>()) != k_kept_comms.end();
         if (!kept) lines = nlohmann::json::array({"<process>", ""});
+      }
+      // The account files: people's names, real names and member lists go (the rest of the
+      // redaction then runs over what is left).
+      if ((key == "/etc/passwd" || key == "/etc/group") && item.is_object() && item.contains("read")) {
+        if (std::optional<std::string> content = capture_text(item["read"])) {
+          set_capture_text(item["read"], key == "/etc/passwd" ? redact_passwd(*content) : redact_group(*content, account_names));
+        }
       }
       // A capture keeps binary file contents (ld.so.cache, ELF headers) as base64: redacted as bytes.
       if (key == "base64" && item.is_string()) {

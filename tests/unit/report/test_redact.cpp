@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/redact.hpp"
+#include "report/redact_accounts.hpp"
 
 #include "ldconfig_tree.hpp"
 #include "probes/libraries/ld_cache.hpp"
@@ -104,4 +105,47 @@ TEST_CASE("--redact: a real ld.so.cache listing a home folder still parses, with
     CHECK(after->entries[i].value.find("alice") == std::string::npos);
     CHECK(after->entries[i].value.starts_with("/home/xxxxx/driver/lib/"));
   }
+}
+
+TEST_CASE("--redact: /etc/passwd and /etc/group keep ids, home shapes and shells, lose people's names",
+          "[report][redact]") {
+  const std::string passwd =
+      "root:x:0:0:root:/root:/bin/bash\n"
+      "svcgpu:x:998:998:GPU burn-in (ask Jane Roe):/var/lib/svcgpu:/usr/sbin/nologin\n"
+      "alice:x:1000:1000:Alice Liddell,Room 42,,:/home/alice:/bin/bash\n"
+      "bob:$6$salt$hash:1001:1001:Robert Smith:/data/users/bob:/bin/zsh\n"
+      "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
+      "garbage line with alice in it\n";
+  CHECK(gd::redact_passwd(passwd) ==
+        "root:x:0:0::/root:/bin/bash\n"
+        "svcgpu:x:998:998::/var/lib/svcgpu:/usr/sbin/nologin\n"
+        "<user>:x:1000:1000::/home/<user>:/bin/bash\n"
+        "<user>:x:1001:1001::/data/users/<user>:/bin/zsh\n"
+        "nobody:x:65534:65534::/nonexistent:/usr/sbin/nologin\n"
+        "<redacted>\n");
+  gd::PeopleAccounts people = gd::people_accounts(passwd);
+  CHECK(people.names == std::vector<std::string>{"alice", "bob"});
+  CHECK(people.other_homes == std::vector<std::string>{"/data/users/bob"});
+  CHECK(gd::redact_group("root:x:0:\nvideo:x:44:alice,bob\nalice:x:1000:\nbob:!:1001:\nml:x:2000:alice\n", people.names) ==
+        "root:x:0:\nvideo:x:44:\n<user>:x:1000:\n<user>:!:1001:\n<group>:x:2000:\n");
+
+  // In a capture: the files rewritten, the other home folders' last part gone wherever it appears,
+  // /home/<user> as before; a non-UTF-8 passwd (kept as base64) likewise.
+  nlohmann::json capture = {{"paths",
+                             {{"/etc/passwd", {{"read", {{"lines", {"bob:x:1001:1001:Bob:/data/users/bob:/bin/sh", ""}}}}}},
+                              {"/etc/group", {{"read", {{"lines", {"bob:x:1001:", "video:x:44:bob", ""}}}}}},
+                              {"/data/users/bob/.local/lib", {{"list", {"python3.12"}}}},
+                              {"/data/users/bobby", {{"list", nlohmann::json::array()}}}}}};
+  gd::Redactor redactor;
+  redactor.add_accounts(capture);
+  redactor.json(capture);
+  CHECK(capture["paths"]["/etc/passwd"]["read"]["lines"] ==
+        nlohmann::json::array({"<user>:x:1001:1001::/data/users/<user>:/bin/sh", ""}));
+  CHECK(capture["paths"]["/etc/group"]["read"]["lines"] == nlohmann::json::array({"<user>:x:1001:", "video:x:44:", ""}));
+  CHECK(capture["paths"].contains("/data/users/<user>/.local/lib"));
+  CHECK(capture["paths"].contains("/data/users/bobby"));  // another name, not inside it
+  nlohmann::json binary = {{"paths", {{"/etc/passwd", {{"read", {{"base64", gd::base64_encode("jos\xe9:x:1002:1002:Jos\xe9 P:/home/jos\xe9:/bin/sh\n")}}}}}}}};
+  redactor.json(binary);
+  CHECK(binary["paths"]["/etc/passwd"]["read"] ==
+        nlohmann::json{{"lines", nlohmann::json::array({"<user>:x:1002:1002::/home/<user>:/bin/sh", ""})}});
 }
