@@ -465,8 +465,8 @@ expect_err busy_garbage "gpudoctor failed \(exit 0 without 'no node problems fou
 # Output gpudoctor cannot have meant (issue 24 item 12) is gpudoctor failing, never the all-clear
 # and never a drain: a NUL in stderr (which once moved "no node problems found" into the stdout
 # slot and undrained the node) or in stdout, several lines where one is expected, megabytes of
-# output (5 MB once took 218 s to parse, past slurmd's 60 s). Each is judged within 30 s and a
-# drain of gpudoctor's stays.
+# output (5 MB once took 218 s to parse, past slurmd's 60 s), an output a child of gpudoctor's
+# keeps open after it exited. Each is judged within 30 s and a drain of gpudoctor's stays.
 scontrol update NodeName="$NODE" State=DRAIN Reason="gpudoctor: test.hostile: drained before"
 wait_state hostile_drained 5 'DRAIN'
 fake_dir nul_err 'printf "e\0no node problems found\n\0%s\n" 0 >&2; echo "test.nul: a finding"; exit 1'
@@ -475,11 +475,13 @@ fake_dir two_lines 'printf "no node problems found\ntest.x: another line\n"; exi
 fake_dir big_out 'echo "no node problems found"; head -c 5000000 /dev/zero | tr "\0" x; echo; exit 0'
 fake_dir big_err 'head -c 5000000 /dev/zero | tr "\0" x >&2; echo "no node problems found"; exit 0'
 fake_dir big_line 'head -c 5000000 /dev/zero | tr "\0" x; echo; exit 1'
+fake_dir held_open '(setsid sleep 20 &); echo "no node problems found"; exit 0'  # a child keeps stdout open
 declare -A hostile_reason=(
   [nul_err]="a NUL byte in its output" [nul_out]="a NUL byte in its output"
   [two_lines]="2 lines of output where one is expected" [big_out]="more than 65536 bytes of output"
-  [big_err]="more than 65536 bytes of output" [big_line]="more than 65536 bytes of output")
-for case in nul_err nul_out two_lines big_out big_err big_line; do
+  [big_err]="more than 65536 bytes of output" [big_line]="more than 65536 bytes of output"
+  [held_open]="its output still open after 13 s: a process it started keeps it")
+for case in nul_err nul_out two_lines big_out big_err big_line held_open; do
   start=$SECONDS
   HAND_TIMEOUT=60 by_hand "$case" "$W/$case"
   checks=$((checks + 1))
