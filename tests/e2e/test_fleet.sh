@@ -243,6 +243,30 @@ expect_json secrets_named '[(u["path"], u["reason"]) for u in f["unreadable"]]' 
   "[('$sec/reports/shadow.json', 'not JSON: text (1 line)'), ('$sec/reports/netrc.jsonl', 'not JSON: text (1 line)')]"
 expect_json secrets_stdin '[(u["path"], u["reason"]) for u in f["unreadable"]]' "[('-:1', 'not JSON: text (2 lines)')]"
 
+# ... and a link swapped in while the folder is read is refused, never followed: a loop swaps
+# swap.json between a report of this folder's and a link to a report outside it (node
+# "outside-node"), 200 fleet runs read the folder meanwhile, and none counts the outside report.
+race=$TMP/race
+mkdir -p "$race/in"
+node_copy "$fleet/rack1/gpu1.json" "$TMP/outside/outside.json" outside-node
+node_copy "$fleet/rack1/gpu1.json" "$race/inside.json" inside-node
+cp "$race/inside.json" "$race/in/swap.json"
+(
+  while :; do
+    ln -sfn "$TMP/outside/outside.json" "$race/in/.swap.tmp" && mv -fT "$race/in/.swap.tmp" "$race/in/swap.json"
+    cp "$race/inside.json" "$race/in/.swap.tmp" && mv -fT "$race/in/.swap.tmp" "$race/in/swap.json"
+  done
+) 2>/dev/null &
+swapper=$!
+leaked=0
+for _ in $(seq 200); do
+  "$GD" fleet "$race/in" --json 2>/dev/null | grep -q outside-node && leaked=$((leaked + 1))
+done
+kill "$swapper"
+wait "$swapper" 2>/dev/null
+checks=$((checks + 1))
+[ "$leaked" = 0 ] || fail "a link swapped in during the walk was followed out of the folder in $leaked of 200 runs"
+
 # An unreadable file (as an ordinary user).
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   open=$(mktemp -d /tmp/gd-fleet-XXXXXX)
