@@ -87,6 +87,28 @@ expect_json() {  # NAME PYTHON-EXPRESSION EXPECTED
   [ "$got" = "$3" ] || fail "$1: $2 is '$got', expected '$3'"
 }
 
+
+# decoded_strings FILE: every string of the JSON FILE, keys included, one a line, with each
+# "base64" content decoded (what a leak scan must see: a capture stores binary reads so).
+decoded_strings() {
+  python3 -c '
+import base64, json, sys
+def walk(value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            if key == "base64" and isinstance(item, str):
+                yield base64.b64decode(item).decode("latin-1")
+            else:
+                yield from walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from walk(item)
+    elif isinstance(value, str):
+        yield value
+for text in walk(json.load(open(sys.argv[1]))):
+    print(text)' "$1"
+}
 expect_fact() {  # NAME FACT VALUE: the --json report on stdout has FACT present with VALUE (JSON)
   checks=$((checks + 1))
   local got

@@ -106,24 +106,7 @@ cp "$TMP/planted.out" "$TMP/planted.json"
 run_gd planted-redacted replay "$TMP/planted.capture.json" --json --redact
 finished planted-redacted
 cp "$TMP/planted-redacted.out" "$TMP/planted-redacted.json"
-python3 - "$TMP/planted-redacted.json" >"$TMP/planted-redacted.decoded" <<'PY'
-import base64, json, sys
-def walk(value):  # every string, and every base64 blob decoded
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            if key == "base64" and isinstance(item, str):
-                yield base64.b64decode(item).decode("latin-1")
-            else:
-                yield from walk(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from walk(item)
-    elif isinstance(value, str):
-        yield value
-for text in walk(json.load(open(sys.argv[1]))):
-    print(text)
-PY
+decoded_strings "$TMP/planted-redacted.json" >"$TMP/planted-redacted.decoded"
 checks=$((checks + 1))
 [ -s "$TMP/planted-redacted.decoded" ] || fail "--redact of the planted capture gave no readable JSON: $(head -c 300 "$TMP/planted-redacted.err")"
 for word in gpu-node-17 8e3a4b1a-0b1c-4d2e-9f00-112233445566 1653923026510 USBSERIAL0042 alice; do

@@ -17,26 +17,6 @@ for line in entry.get("read", {}).get("lines", []):
     if line:
         print(line)' "$1" "$2"
 }
-# decoded FILE: every string of the JSON FILE, keys included, base64 contents decoded.
-decoded() {
-  python3 -c '
-import base64, json, sys
-def walk(value):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            if key == "base64" and isinstance(item, str):
-                yield base64.b64decode(item).decode("latin-1")
-            else:
-                yield from walk(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from walk(item)
-    elif isinstance(value, str):
-        yield value
-for text in walk(json.load(open(sys.argv[1]))):
-    print(text)' "$1"
-}
 finding_ids() { python3 -c 'import json,sys; print(" ".join(sorted(f["id"] for f in json.load(open(sys.argv[1]))["findings"])))' "$1"; }
 
 # 1. Live, on this machine: its own /etc/passwd as the capture recorded it.
@@ -44,7 +24,7 @@ run_gd live --no-cuda --json --redact
 checks=$((checks + 1))
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "live: exit $rc: $(head -3 "$TMP/live.err")"
 accounts "$TMP/live.out" /etc/passwd >"$TMP/live.passwd"
-decoded "$TMP/live.out" >"$TMP/live.decoded"
+decoded_strings "$TMP/live.out" >"$TMP/live.decoded"
 if [ ! -s "$TMP/live.passwd" ]; then
   skip "the live run read no /etc/passwd (none on this machine?)"
 else
@@ -126,7 +106,7 @@ case " $(finding_ids "$TMP/planted.out") " in
   *" devices.open-eacces "*) ;;
   *) fail "the planted capture does not find devices.open-eacces: $(finding_ids "$TMP/planted.out")" ;;
 esac
-decoded "$TMP/redacted.out" >"$TMP/redacted.decoded"
+decoded_strings "$TMP/redacted.out" >"$TMP/redacted.decoded"
 for word in alice Alice Liddell bobsmith Robert Smith "Jane Roe" "Room 42" 555-0100 Kd9hash mlteam; do
   checks=$((checks + 1))
   ! grep -aqF -- "$word" "$TMP/redacted.decoded" ||
