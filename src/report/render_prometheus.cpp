@@ -84,8 +84,11 @@ std::string proven(const FactSet& facts, const GpuRow& row) {
   if (!row.cuda) return cuda_failed_everywhere(facts) ? "0" : std::string(k_prom_nan);
   std::string key = "cuda.device." + std::to_string(*row.cuda) + ".";
   if (auto check = facts.get_string(key + "check")) return *check == "ok" ? "1" : "0";
-  // Another job's GPU is not a failed one: not proven (gpudoctor_gpu_busy says why).
-  if (facts.get_bool(key + "busy") == true) return std::string(k_prom_nan);
+  // Another job's GPU is not a failed one: not proven (gpudoctor_gpu_busy says why); nor is one
+  // whose refusal NVML could not explain either way.
+  if (const Fact* busy = facts.find(key + "busy"); busy && (busy->state == FactState::unknown || facts.get_bool(key + "busy") == true)) {
+    return std::string(k_prom_nan);
+  }
   for (const char* result : {"context.result", "alloc.result", "module.result"}) {
     if (auto code = facts.get_int(key + result); code && *code != 0) return "0";
   }

@@ -58,6 +58,18 @@ std::string failure_text(const FactSet& facts, int n) {
   return "context or allocation failed";
 }
 
+/// Memory left below which a new context cannot be made: a primary context takes a few hundred
+/// MiB of an H200 (the real one answered 2 with 18 MiB and with 4 MiB free); well above that,
+/// out of memory is no other job's doing.
+constexpr std::int64_t k_full_below_mib = 2048;
+
+/// Whether the failure of CUDA device `n` (code 2 or 46) can be judged: NVML listed the GPU and
+/// said which processes it has.
+bool decidable(const FactSet& facts, std::int64_t code, std::optional<int> nvml) {
+  if (code != 2 && code != 46) return true;  // no sharing answer: a fault whatever NVML says
+  return nvml && facts.get_int(key("nvml", *nvml, "processes")).has_value();
+}
+
 /// Why another process explains the failure of CUDA device `n` (empty: nothing explains it).
 std::string explanation(const FactSet& facts, int n, std::int64_t code, int nvml) {
   auto others = facts.get_int(key("nvml", nvml, "processes"));
@@ -67,12 +79,17 @@ std::string explanation(const FactSet& facts, int n, std::int64_t code, int nvml
   // 2: the memory is taken; 46: in an exclusive mode another process has the GPU. 46 in the
   // Default mode is no sharing answer (a GSP timeout leaves it too): a fault.
   if (code != 2 && !(code == 46 && exclusive)) return "";
+  // Out of memory is the others' doing only when they leave too little: a listed process that
+  // holds little (an MPS server, gpudoctor's own helper under its host pid in a container) with
+  // most of the memory free does not explain it. Captures before protocol 1.2 have no memory
+  // reading: there the processes alone decide.
+  auto used = facts.get_int(key("nvml", nvml, "memory.used_mib"));
+  auto total = facts.get_int(key("nvml", nvml, "memory.total_mib"));
+  if (code == 2 && used && total && *total - *used >= k_full_below_mib) return "";
   std::string text = fmt::format("GPU {}", n);
   if (auto bus = facts.get_string(key("cuda", n, "pci_bus_id"))) text += fmt::format(" ({})", *bus);
   text += ": " + failure_text(facts, n);
   if (code == 46) text += fmt::format("; compute mode {}", mode);
-  auto used = facts.get_int(key("nvml", nvml, "memory.used_mib"));
-  auto total = facts.get_int(key("nvml", nvml, "memory.total_mib"));
   if (used && total) text += fmt::format("; {} of {} MiB in use", *used, *total);
   const Fact* list = facts.find(key("nvml", nvml, "process_list"));
   const auto* entries = list ? std::get_if<std::vector<std::string>>(&list->value) : nullptr;
@@ -102,7 +119,7 @@ void probe_gpu_busy(Host&, const ProbeOptions&, FactSet& facts) {
     facts.set_absent("cuda.context.busy_gpus", k_source, "no GPU concerned");
     return;
   }
-  std::vector<std::string> busy, faults, busy_ids;
+  std::vector<std::string> busy, faults, busy_ids, undecided;
   const Fact* failures = facts.find("cuda.context.failures");
   const auto* failure_list = failures ? std::get_if<std::vector<std::string>>(&failures->value) : nullptr;
   for (int n : indices(facts, "cuda.device.", "context.result")) {
@@ -113,6 +130,14 @@ void probe_gpu_busy(Host&, const ProbeOptions&, FactSet& facts) {
       continue;
     }
     std::optional<int> nvml = nvml_twin(facts, n);
+    if (!decidable(facts, code, nvml)) {
+      // Out of memory or refused, and NVML could not say who holds the GPU: neither busy nor a
+      // fault of the node (a false drain is worse than an open question).
+      const std::string why = fmt::format("GPU {}: NVML could not tell which processes hold it", n);
+      facts.set_unknown(key("cuda", n, "busy"), why, k_source);
+      undecided.push_back(why);
+      continue;
+    }
     std::string why = nvml ? explanation(facts, n, code, *nvml) : "";
     facts.set(key("cuda", n, "busy"), !why.empty(), k_source);
     if (!why.empty()) {
@@ -128,14 +153,21 @@ void probe_gpu_busy(Host&, const ProbeOptions&, FactSet& facts) {
     }
   }
   // A failure recorded without a per-device result (a reply cut short) stays a fault.
-  std::int64_t fault_count = std::max<std::int64_t>(static_cast<std::int64_t>(faults.size()),
-                                                    facts.get_int("cuda.context.failed_count").value_or(0) - static_cast<std::int64_t>(busy.size()));
+  std::int64_t fault_count = std::max<std::int64_t>(
+      static_cast<std::int64_t>(faults.size()),
+      facts.get_int("cuda.context.failed_count").value_or(0) - static_cast<std::int64_t>(busy.size() + undecided.size()));
   facts.set("cuda.context.busy", busy, k_source);
   facts.set("cuda.context.busy_count", static_cast<std::int64_t>(busy.size()), k_source);
   if (busy_ids.empty()) {
     facts.set_absent("cuda.context.busy_gpus", k_source, "no GPU concerned");
   } else {
     facts.set("cuda.context.busy_gpus", fmt::format("{}", fmt::join(busy_ids, ",")), k_source);
+  }
+  if (fault_count == 0 && !undecided.empty()) {
+    // No definite fault, but failures nobody could explain: undecided, never a healthy count.
+    facts.set_unknown("cuda.context.fault_count", undecided.front(), k_source);
+    facts.set_unknown("cuda.context.faults", undecided.front(), k_source);
+    return;
   }
   facts.set("cuda.context.fault_count", fault_count, k_source);
   facts.set("cuda.context.faults", faults, k_source);

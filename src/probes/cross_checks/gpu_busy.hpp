@@ -10,8 +10,10 @@
 namespace gd {
 
 /// cuda.device.N.busy, cuda.context.busy / busy_count / busy_gpus (failures other processes
-/// explain: 2 with another process on the GPU, 46 in an exclusive mode with another process on
-/// it, as NVML lists them) and cuda.context.fault_count / faults (the rest). Reads facts only.
+/// explain, as NVML lists them: 2 with another process on the GPU and less than 2 GiB of its
+/// memory free, 46 in an exclusive mode with another process on it) and cuda.context.fault_count
+/// / faults (the rest). A 2 or 46 on a GPU whose processes NVML could not list is neither: its
+/// busy fact is unknown, and so is the fault count when no other failure is a fault. Reads facts only.
 void probe_gpu_busy(Host& host, const ProbeOptions& options, FactSet& facts);
 
 }  // namespace gd

@@ -2,27 +2,70 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string_view>
+#include <vector>
+
+#include "util/pci_bus_id.hpp"
+
 namespace gd {
 
 namespace {
 
-/// Why some GPUs of the bus were not tried by this run ("" when every GPU was offered to CUDA).
-std::string not_tried(const FactSet& facts, std::int64_t on_bus) {
-  if (auto visible = facts.get_string("env.cuda_visible_devices")) {
-    return fmt::format("CUDA_VISIBLE_DEVICES={} limits CUDA to the GPUs it names", *visible);
+/// The N of every present string fact "<prefix>N.<field>", by its normalized bus id.
+std::map<std::string, int> by_bus(const FactSet& facts, std::string_view prefix, std::string_view field) {
+  std::map<std::string, int> out;
+  for (auto it = facts.all().lower_bound(prefix); it != facts.all().end() && it->first.starts_with(prefix); ++it) {
+    std::string_view rest = std::string_view(it->first).substr(prefix.size());
+    std::size_t dot = rest.find('.');
+    const auto* text = std::get_if<std::string>(&it->second.value);
+    if (dot == std::string_view::npos || rest.substr(dot + 1) != field || it->second.state != FactState::present || !text) continue;
+    int n = -1;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + dot, n);
+    if (ec == std::errc{} && end == rest.data() + dot && n >= 0) out.emplace(normalize_bus_id(*text), n);
   }
-  for (const auto& [name, fact] : facts.all()) {
-    if (name.starts_with("nvml.device.") && name.ends_with(".mig.enabled") && fact.state == FactState::present &&
-        std::get_if<bool>(&fact.value) && std::get<bool>(fact.value)) {
-      return "MIG is on (one CUDA process uses one MIG device)";
+  return out;
+}
+
+/// Why the GPUs of the bus that were not proven were not tried by this run, joined by bus id; ""
+/// when one of them has no such excuse (then the proof speaks against it). A GPU is excused when
+/// another process holds it (its context failed busy), when it is in MIG mode (one CUDA process
+/// uses one MIG device), or when NVML lists it but CUDA_VISIBLE_DEVICES kept it from CUDA. A GPU
+/// neither CUDA nor NVML lists has no excuse: the driver did not take it (too new, dropped, another
+/// driver), or this container was not given it, and the hardware rules judge the bus either way.
+std::string not_tried(const FactSet& facts) {
+  const std::map<std::string, int> pci = by_bus(facts, "pci.gpu.", "bus_id");
+  const std::map<std::string, int> cuda = by_bus(facts, "cuda.device.", "pci_bus_id");
+  const std::map<std::string, int> nvml = by_bus(facts, "nvml.device.", "pci_bus_id");
+  const auto visible = facts.get_string("env.cuda_visible_devices");
+  std::vector<std::string> reasons;
+  auto add = [&](std::string reason) {
+    if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(std::move(reason));
+  };
+  for (const auto& [bus, _] : pci) {
+    auto c = cuda.find(bus);
+    auto m = nvml.find(bus);
+    const bool mig = m != nvml.end() && facts.get_bool(fmt::format("nvml.device.{}.mig.enabled", m->second)) == true;
+    if (c != cuda.end()) {
+      if (facts.get_string(fmt::format("cuda.device.{}.check", c->second)) == "ok") continue;  // proven
+      if (facts.get_bool(fmt::format("cuda.device.{}.busy", c->second)) == true) {
+        add("other processes hold some of them");
+      } else if (mig) {
+        add("MIG is on (one CUDA process uses one MIG device)");
+      } else {
+        return "";  // CUDA tried it and it failed
+      }
+    } else if (m != nvml.end() && mig) {
+      add("MIG is on (one CUDA process uses one MIG device)");
+    } else if (m != nvml.end() && visible) {
+      add(fmt::format("CUDA_VISIBLE_DEVICES={} kept some from CUDA", *visible));
+    } else {
+      return "";
     }
   }
-  if (facts.get_int("cuda.context.busy_count").value_or(0) > 0) return "other processes hold some of the GPUs";
-  auto given = facts.get_int("dev.gpu_count");
-  if (facts.get_bool("container.in_container") == true && given && *given < on_bus) {
-    return fmt::format("this container was given {} of them", *given);
-  }
-  return "";
+  return fmt::format("{}", fmt::join(reasons, "; "));
 }
 
 }  // namespace
@@ -61,7 +104,7 @@ void probe_proof_coverage(Host&, const ProbeOptions&, FactSet& facts) {
   // Fewer proven than on the bus proves nothing against a GPU that this run could not try: a
   // shared node hands each job some GPUs (CUDA_VISIBLE_DEVICES, a container's device cgroup),
   // one CUDA process sees one MIG device, and another job may hold a GPU's memory.
-  if (std::string why = not_tried(facts, *on_bus); !why.empty()) {
+  if (std::string why = not_tried(facts); !why.empty()) {
     facts.set_unknown(k_fact, fmt::format("{} proven of {} on the bus, and {}", *proven, *on_bus, why), source);
     return;
   }

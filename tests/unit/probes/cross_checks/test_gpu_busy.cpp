@@ -78,9 +78,34 @@ TEST_CASE("gpu busy: what no other process explains stays a fault", "[probes][gp
     run(facts);
     CHECK(facts.get_int("cuda.context.fault_count") == 1);
   }
-  SECTION("NVML could not tell (its process query unknown)") {
+  SECTION("a listed process that holds little, with most of the memory free (an MPS server, the helper itself)") {
+    FactSet facts = one_gpu(2, 1);
+    facts.set("nvml.device.0.memory.used_mib", std::int64_t{900});
+    run(facts);
+    CHECK(facts.get_int("cuda.context.fault_count") == 1);
+    CHECK(facts.get_int("cuda.context.busy_count") == 0);
+  }
+}
+
+TEST_CASE("gpu busy: out of memory where NVML could not list the processes is undecided, never a node fault",
+          "[probes][gpu_busy]") {
+  SECTION("the process query failed") {
     FactSet facts = one_gpu(2, 0);
     facts.set_unknown("nvml.device.0.processes", "NVML returned 999");
+    run(facts);
+    CHECK(state_of(facts, "cuda.context.fault_count") == FactState::unknown);
+    CHECK(state_of(facts, "cuda.device.0.busy") == FactState::unknown);
+    CHECK(facts.get_int("cuda.context.busy_count") == 0);
+  }
+  SECTION("NVML did not list the GPU at all (not loaded)") {
+    FactSet facts = one_gpu(2, 0);
+    facts.set_absent("nvml.device.0.pci_bus_id");
+    run(facts);
+    CHECK(state_of(facts, "cuda.context.fault_count") == FactState::unknown);
+  }
+  SECTION("a 999 there is still a fault") {
+    FactSet facts = one_gpu(999, 0);
+    facts.set_absent("nvml.device.0.pci_bus_id");
     run(facts);
     CHECK(facts.get_int("cuda.context.fault_count") == 1);
   }

@@ -3,6 +3,7 @@
 // kernel on as many GPUs as the PCI bus holds.
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "probes/cross_checks/proof_coverage.hpp"
 #include "sys/replay_host.hpp"
@@ -52,31 +53,66 @@ TEST_CASE("proof coverage: cuInit failed", "[probes][proof_coverage]") {
   CHECK(facts.get_bool(k_fact) == false);
 }
 
+/// Eight GPUs on the bus (0000:1N:00.0), all listed by NVML; CUDA device 0 is GPU 0, proven.
+FactSet eight_gpus_one_proven() {
+  FactSet facts = cuda_ran(0, 1, 8);
+  for (int n = 0; n < 8; ++n) {
+    facts.set(fmt::format("pci.gpu.{}.bus_id", n), fmt::format("0000:1{}:00.0", n));
+    facts.set(fmt::format("nvml.device.{}.pci_bus_id", n), fmt::format("00000000:1{}:00.0", n));
+  }
+  facts.set("cuda.device.0.pci_bus_id", std::string("0000:10:00.0"));
+  facts.set("cuda.device.0.check", std::string("ok"));
+  return facts;
+}
+
 TEST_CASE("proof coverage: GPUs that this run could not try leave it unknown, not false", "[probes][proof_coverage]") {
   // A shared node: what a job was not given says nothing against those GPUs (issue 23).
-  FactSet facts = cuda_ran(0, 1, 8);
-  SECTION("CUDA_VISIBLE_DEVICES names one GPU of eight") {
+  FactSet facts = eight_gpus_one_proven();
+  SECTION("CUDA_VISIBLE_DEVICES=0: NVML lists the other seven, CUDA was not given them") {
     facts.set("env.cuda_visible_devices", std::string("0"));
     const gd::Fact& fact = run(facts);
     CHECK(fact.state == FactState::unknown);
     CHECK(fact.reason.find("CUDA_VISIBLE_DEVICES=0") != std::string::npos);
   }
-  SECTION("MIG is on: one CUDA process uses one MIG device") {
-    facts.set("nvml.device.3.mig.enabled", true);
+  SECTION("the other seven are in MIG mode") {
+    for (int n = 1; n < 8; ++n) facts.set(fmt::format("nvml.device.{}.mig.enabled", n), true);
     CHECK(run(facts).state == FactState::unknown);
   }
-  SECTION("another job holds some of them") {
-    facts.set("cuda.context.busy_count", std::int64_t{7});
-    CHECK(run(facts).state == FactState::unknown);
+  SECTION("another job holds GPU 1, and CUDA_VISIBLE_DEVICES=0,1 hides the rest") {
+    facts.set("env.cuda_visible_devices", std::string("0,1"));
+    facts.set("cuda.device.1.pci_bus_id", std::string("0000:11:00.0"));
+    facts.set("cuda.device.1.busy", true);
+    CHECK(run(facts).reason.find("other processes hold some of them") != std::string::npos);
   }
-  SECTION("a container given one of the eight") {
+}
+
+TEST_CASE("proof coverage: an excuse for some GPUs never covers one the driver did not take", "[probes][proof_coverage]") {
+  // The review of issue 23: a busy GPU, MIG elsewhere or CUDA_VISIBLE_DEVICES must not hide a GPU
+  // that neither CUDA nor NVML lists (too new for the driver, on nouveau), nor one CUDA failed on.
+  FactSet facts = eight_gpus_one_proven();
+  facts.set("env.cuda_visible_devices", std::string("0"));
+  SECTION("GPU 5 is not in NVML's list: the driver did not take it") {
+    facts.set_absent("nvml.device.5.pci_bus_id");
+    run(facts);
+    CHECK(facts.get_bool(k_fact) == false);
+  }
+  SECTION("a container given one of eight: NVML lists only that one") {
+    for (int n = 1; n < 8; ++n) facts.set_absent(fmt::format("nvml.device.{}.pci_bus_id", n));
     facts.set("container.in_container", true);
-    facts.set("dev.gpu_count", std::int64_t{1});
-    CHECK(run(facts).reason.find("this container was given 1") != std::string::npos);
+    run(facts);
+    CHECK(facts.get_bool(k_fact) == false);
   }
-  SECTION("on the host, every GPU offered and one proven: false") {
-    facts.set("container.in_container", false);
-    facts.set("dev.gpu_count", std::int64_t{8});
+  SECTION("GPU 1 is busy but GPU 2's context failed with nothing to explain it") {
+    facts.set("env.cuda_visible_devices", std::string("0,1,2"));
+    facts.set("cuda.device.1.pci_bus_id", std::string("0000:11:00.0"));
+    facts.set("cuda.device.1.busy", true);
+    facts.set("cuda.device.2.pci_bus_id", std::string("0000:12:00.0"));
+    facts.set("cuda.device.2.busy", false);
+    run(facts);
+    CHECK(facts.get_bool(k_fact) == false);
+  }
+  SECTION("without CUDA_VISIBLE_DEVICES a GPU NVML lists but CUDA does not is no excuse") {
+    facts.set_absent("env.cuda_visible_devices");
     run(facts);
     CHECK(facts.get_bool(k_fact) == false);
   }
