@@ -137,7 +137,8 @@ paths=("$(cd "$SRC" && pwd -P)" "$(cd "$(dirname "$GD")" && pwd -P)" "$(cd "$(di
 for b in "$x86_bin" "$arm_bin"; do
   for p in "${paths[@]}"; do
     checks=$((checks + 1))
-    ! grep -qaF -- "$p" "$b" || fail "$(basename "$(dirname "$b")") holds the build path $p"
+    # A path below it: the folder's bare name may be data (the pre-flight searches /root for Python).
+    ! grep -qaF -- "$p/" "$b" || fail "$(basename "$(dirname "$b")") holds the build path $p/"
   done
 done
 
