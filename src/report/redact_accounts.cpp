@@ -1,5 +1,7 @@
 #include "report/redact_accounts.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -11,16 +13,6 @@ namespace {
 constexpr std::uint64_t k_first_person_id = 1000;  // login.defs UID_MIN / GID_MIN
 constexpr std::uint64_t k_last_person_id = 59999;  // login.defs UID_MAX / GID_MAX
 
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t colon = line.find(':', start);
-    fields.push_back(line.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
-    if (colon == std::string_view::npos) return fields;
-    start = colon + 1;
-  }
-}
 
 std::optional<std::uint64_t> number(std::string_view text) {
   std::uint64_t value = 0;
@@ -69,7 +61,7 @@ std::string home_shape(std::string_view home, std::string_view name) {
 PeopleAccounts people_accounts(std::string_view passwd) {
   PeopleAccounts out;
   each_line(passwd, [&](std::string_view line) {
-    std::vector<std::string_view> f = split_fields(line);
+    std::vector<std::string_view> f = split_fields(line, ':');
     if (f.size() != 7 || f[0].empty() || !is_person_id(f[2])) return std::string();
     out.names.emplace_back(f[0]);
     std::string_view home = f[5];
@@ -84,7 +76,7 @@ PeopleAccounts people_accounts(std::string_view passwd) {
 std::string redact_passwd(std::string_view passwd) {
   return each_line(passwd, [](std::string_view line) {
     // name:password:uid:gid:gecos:home:shell
-    std::vector<std::string_view> f = split_fields(line);
+    std::vector<std::string_view> f = split_fields(line, ':');
     if (f.size() != 7) return std::string("<redacted>");
     bool person = is_person_id(f[2]);
     std::string out = person ? "<user>" : std::string(f[0]);
@@ -100,7 +92,7 @@ std::string redact_passwd(std::string_view passwd) {
 std::string redact_group(std::string_view group, const std::vector<std::string>& people) {
   return each_line(group, [&](std::string_view line) {
     // name:password:gid:members
-    std::vector<std::string_view> f = split_fields(line);
+    std::vector<std::string_view> f = split_fields(line, ':');
     if (f.size() != 4) return std::string("<redacted>");
     std::string out;
     if (std::find(people.begin(), people.end(), f[0]) != people.end()) {

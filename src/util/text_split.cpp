@@ -28,6 +28,17 @@ std::vector<std::string_view> split_words(std::string_view line) {
   return words;
 }
 
+std::vector<std::string_view> split_fields(std::string_view text, char separator) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t next = text.find(separator, start);
+    fields.push_back(text.substr(start, next == std::string_view::npos ? std::string_view::npos : next - start));
+    if (next == std::string_view::npos) return fields;
+    start = next + 1;
+  }
+}
+
 std::vector<std::string_view> split_nonempty(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
   std::size_t pos = 0;

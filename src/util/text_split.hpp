@@ -12,6 +12,10 @@ std::vector<std::string_view> split_words(std::string_view line);
 /// Pieces between `separator`s, empty ones dropped ("/usr//lib/" → {"usr", "lib"}).
 std::vector<std::string_view> split_nonempty(std::string_view text, char separator);
 
+/// Every piece between `separator`s, empty ones kept, so that positions count ("root:x:0:0::/root:"
+/// → 7 fields; "" → one empty field).
+std::vector<std::string_view> split_fields(std::string_view text, char separator);
+
 /// Lines without their "\n" (and a "\r" before it), empty lines dropped.
 std::vector<std::string_view> split_nonempty_lines(std::string_view text);
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "util/pci_bus_id.hpp"
+#include "util/text_split.hpp"
 
 #include <algorithm>
 #include <array>
@@ -105,12 +106,8 @@ void set_bool(FactSet& facts, const std::string& name, const Reading& reading) {
 
 std::vector<std::string> split_commas(std::string_view text) {
   std::vector<std::string> out;
-  while (!text.empty()) {
-    std::size_t comma = text.find(',');
-    out.emplace_back(text.substr(0, comma));
-    if (comma == std::string_view::npos) break;
-    text.remove_prefix(comma + 1);
-  }
+  if (text.empty()) return out;  // no entry, not one empty entry
+  for (std::string_view field : split_fields(text, ',')) out.emplace_back(field);
   return out;
 }
 

@@ -26,3 +26,12 @@ TEST_CASE("split_nonempty_lines drops blank lines and carriage returns", "[util]
         Views{"0::/process_api/636c", "12:devices:/docker/x"});
   CHECK(gd::split_nonempty_lines("\n\n").empty());
 }
+
+TEST_CASE("split_fields keeps empty pieces, so positions count", "[util][text_split]") {
+  // An /etc/passwd line with an empty GECOS field, and NVML's comma lists.
+  CHECK(gd::split_fields("bob:x:1000:1000::/home/bob:/bin/bash", ':') ==
+        std::vector<std::string_view>{"bob", "x", "1000", "1000", "", "/home/bob", "/bin/bash"});
+  CHECK(gd::split_fields("4242,,?", ',') == std::vector<std::string_view>{"4242", "", "?"});
+  CHECK(gd::split_fields("", ',') == std::vector<std::string_view>{""});
+  CHECK(gd::split_fields("a:", ':') == std::vector<std::string_view>{"a", ""});
+}
