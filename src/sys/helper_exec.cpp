@@ -1,6 +1,7 @@
 #include "sys/helper_exec.hpp"
 
 #include "sys/glibc_loader.hpp"
+#include "sys/helper_group_guard.hpp"
 
 #include <algorithm>
 #include <array>
@@ -422,6 +423,7 @@ struct HelperRun {
     if (started && pid > 0) {
       ::kill(-pid, SIGKILL);  // started but never collected: nothing may outlive the run
     }
+    if (pid > 0) unregister_helper_group(pid);
   }
 };
 
@@ -476,12 +478,15 @@ void start_helper(std::span<const unsigned char> elf, HelperRun& run) {
     run_child(plan);
   }
   int fork_error = errno;
+  if (pid > 0) {
+    ::setpgid(pid, pid);  // also here: the group must exist before we might kill it
+    register_helper_group(pid);  // still blocked: no stop signal can come between fork and this
+  }
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) {
     outcome.error = errno_text("fork", fork_error);
     return;
   }
-  ::setpgid(pid, pid);  // also here: the group must exist before we might kill it
   for (UniqueFd* child_end : {&run.reply.write, &run.out.write, &run.err.write, &run.failure.write}) {
     child_end->reset();  // only the child holds them now: EOF comes when it is gone
   }
@@ -506,6 +511,7 @@ void finish_helper(HelperRun& run) {
   }};
   std::int64_t deadline = run.start_ms + std::max(run.request.timeout_ms, 0);
   Supervision s = supervise(pid, streams, deadline);
+  if (s.reaped) unregister_helper_group(pid);  // an unreaped one keeps its id, and stays killable
   outcome.duration_ms = s.end_ms - run.start_ms;
   for (std::string* text : {&outcome.reply, &outcome.out, &outcome.err}) {
     text->shrink_to_fit();  // the reservations were only for the no-allocation window

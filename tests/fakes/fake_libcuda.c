@@ -33,6 +33,8 @@
  *   FAKE_CUDA_STDOUT=<text>              cuInit writes the text and a newline to stdout
  *   FAKE_CUDA_FLOOD_STDOUT=<bytes>       cuInit writes that many 'x' bytes to stdout
  *   FAKE_CUDA_ECHO_ENV=<NAME>            cuInit writes "NAME=<value>" or "NAME unset" to stdout
+ *   FAKE_CUDA_SPAWN_PIDFILE=<path>       cuInit first forks a child that writes its pid to <path>
+ *                                        and then waits forever, as a daemon libcuda starts would
  *
  * Device N is deterministic: UUID bytes 0x10*N+0..0x10*N+15 ("GPU-00010203-0405-..." for
  * device 0), PCI bus id "0000:%02X:00.0" with bus 0x18+N, 150754820096 bytes of memory (H200).
@@ -139,8 +141,31 @@ static int visible_devices_hide_all(void) {
   return atol(visible) >= device_count();
 }
 
+/* A child of "libcuda" that outlives the call: it stays in the helper's process group and has
+ * no parent-death signal of its own (fork clears it), as a real driver's forked process. */
+static void spawn_lingering_child(void) {
+  const char* pidfile = getenv("FAKE_CUDA_SPAWN_PIDFILE");
+  if (pidfile == NULL || fork() != 0) {
+    return;
+  }
+  char text[32];
+  int n = snprintf(text, sizeof text, "%d\n", (int)getpid());
+  char temp[4096];
+  snprintf(temp, sizeof temp, "%s.tmp", pidfile);
+  FILE* file = fopen(temp, "w");
+  if (file != NULL) {
+    fwrite(text, 1, (size_t)n, file);
+    fclose(file);
+    rename(temp, pidfile); /* whole or absent: the test never reads half a pid */
+  }
+  for (;;) {
+    pause();
+  }
+}
+
 FAKE_EXPORT CUresult cuInit(unsigned int flags) {
   (void)flags;
+  spawn_lingering_child();
   enter("cuInit");
   const char* text = getenv("FAKE_CUDA_STDOUT");
   if (text != NULL) {
