@@ -14,25 +14,14 @@
 #include <stdexcept>
 
 #include "sys/env_allowlist.hpp"
-#include "util/secret_scrub.hpp"
 #include "sys/helper_exec.hpp"
-#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
 
-constexpr int k_max_symlink_hops = 40;             // the kernel's own limit (MAXSYMLINKS)
 constexpr std::size_t k_max_dir_entries = 100000;  // a folder larger than this is cut
 
 std::unexpected<IoError> io_error(int code) { return std::unexpected(IoError{code}); }
-
-std::vector<std::string> split_components(std::string_view path) {
-  std::vector<std::string> parts;
-  for (std::string_view part : split_nonempty(path, '/')) {
-    parts.emplace_back(part);
-  }
-  return parts;
-}
 
 }  // namespace
 
@@ -64,82 +53,54 @@ FileStat file_stat_from(const struct ::stat& st) {
   return out;
 }
 
-RealHost::RealHost(std::string root, std::span<const unsigned char> helper_elf)
+RealHost::RealHost(std::string root, std::span<const unsigned char> helper_elf, RootedWalk::Kernel kernel)
     : m_root(std::move(root)), m_helper_elf(helper_elf) {
   while (m_root.size() > 1 && m_root.back() == '/') {
     m_root.pop_back();
   }
   m_is_live_root = (m_root == "/" || m_root.empty());
+  if (!m_is_live_root) {
+    m_walk.emplace(m_root, kernel);
+  }
 }
 
-IoResult<std::string> RealHost::resolve(std::string_view path, FollowLast follow_last) const {
-  if (path.empty() || path[0] != '/') {
-    return io_error(EINVAL);
+// The live root hands paths to the kernel as they are (there is nothing to escape, and /proc's
+// magic links must work); every other root goes through the walk.
+IoResult<RootedWalk::Found> RealHost::find(std::string_view path, RootedWalk::Follow follow) const {
+  auto found = m_walk->find(path, follow);
+  if (!found) {
+    return io_error(found.error());
   }
-  if (m_is_live_root) {
-    return std::string(path);  // the kernel resolves links itself
-  }
-  // Walk the path inside the root: ".." stops at the root, absolute link targets restart
-  // at the root, and a loop ends with ELOOP instead of escaping or spinning.
-  std::vector<std::string> pending = split_components(path);
-  std::reverse(pending.begin(), pending.end());
-  std::vector<std::string> done;
-  int hops = 0;
-  while (!pending.empty()) {
-    std::string part = std::move(pending.back());
-    pending.pop_back();
-    if (part == ".") {
-      continue;
-    }
-    if (part == "..") {
-      if (!done.empty()) {
-        done.pop_back();
-      }
-      continue;
-    }
-    std::string candidate = m_root;
-    for (const auto& d : done) {
-      candidate += "/" + d;
-    }
-    candidate += "/" + part;
-    bool is_last = pending.empty();
-    struct ::stat st {};
-    if (::lstat(candidate.c_str(), &st) != 0 || !S_ISLNK(st.st_mode) || (is_last && follow_last == FollowLast::no)) {
-      done.push_back(std::move(part));
-      continue;
-    }
-    if (++hops > k_max_symlink_hops) {
-      return io_error(ELOOP);
-    }
-    char target[4096];
-    ssize_t n = ::readlink(candidate.c_str(), target, sizeof target - 1);
-    if (n < 0) {
-      return io_error(errno);
-    }
-    std::string_view target_view(target, static_cast<std::size_t>(n));
-    if (!target_view.empty() && target_view[0] == '/') {
-      done.clear();
-    }
-    std::vector<std::string> target_parts = split_components(target_view);
-    for (auto it = target_parts.rbegin(); it != target_parts.rend(); ++it) {
-      pending.push_back(*it);
-    }
-  }
-  std::string out = m_root;
-  for (const auto& d : done) {
-    out += "/" + d;
-  }
-  return out;
+  return std::move(*found);
 }
 
 IoResult<int> RealHost::open_regular_file(std::string_view path) const {
-  auto real = resolve(path, FollowLast::yes);
-  if (!real) {
-    return std::unexpected(real.error());
+  if (path.empty() || path[0] != '/') {
+    return io_error(EINVAL);
   }
+  if (!m_is_live_root) {
+    // Looked at through its O_PATH descriptor before it is opened (a FIFO, a socket or a device
+    // can block or have effects), then opened through its folder as that same file.
+    auto found = find(path, RootedWalk::Follow::last_link);
+    if (!found) {
+      return std::unexpected(found.error());
+    }
+    if (S_ISDIR(found->st.st_mode)) {
+      return io_error(EISDIR);
+    }
+    if (!S_ISREG(found->st.st_mode)) {
+      return io_error(ENXIO);
+    }
+    auto fd = m_walk->reopen(*found, O_RDONLY | O_NONBLOCK);
+    if (!fd) {
+      return io_error(fd.error());
+    }
+    return fd->release();
+  }
+  std::string real(path);
   // Look before opening: opening a FIFO, a socket or a device can block or have effects.
   struct ::stat st {};
-  if (::stat(real->c_str(), &st) != 0) {
+  if (::stat(real.c_str(), &st) != 0) {
     return io_error(errno);
   }
   if (S_ISDIR(st.st_mode)) {
@@ -148,7 +109,7 @@ IoResult<int> RealHost::open_regular_file(std::string_view path) const {
   if (!S_ISREG(st.st_mode)) {
     return io_error(ENXIO);
   }
-  int fd = ::open(real->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  int fd = ::open(real.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     return io_error(errno);
   }
@@ -234,20 +195,32 @@ IoResult<std::string> RealHost::read_range(std::string_view path, std::uint64_t 
 }
 
 IoResult<std::string> RealHost::read_kernel_log(std::size_t max_bytes) {
-  auto real = resolve("/dev/kmsg", FollowLast::yes);
-  if (!real) {
-    return std::unexpected(real.error());
-  }
-  struct ::stat st {};
-  if (::stat(real->c_str(), &st) != 0) {
-    return io_error(errno);
-  }
-  if (!S_ISCHR(st.st_mode)) {
-    return io_error(ENOENT);  // a captured tree has no live kernel log
-  }
-  int fd = ::open(real->c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    return io_error(errno);
+  int fd = -1;
+  if (m_is_live_root) {
+    struct ::stat st {};
+    if (::stat("/dev/kmsg", &st) != 0) {
+      return io_error(errno);
+    }
+    if (!S_ISCHR(st.st_mode)) {
+      return io_error(ENOENT);
+    }
+    fd = ::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+      return io_error(errno);
+    }
+  } else {
+    auto found = find("/dev/kmsg", RootedWalk::Follow::last_link);
+    if (!found) {
+      return std::unexpected(found.error());
+    }
+    if (!S_ISCHR(found->st.st_mode)) {
+      return io_error(ENOENT);  // a captured tree has no live kernel log
+    }
+    auto opened = m_walk->reopen(*found, O_RDONLY | O_NONBLOCK);
+    if (!opened) {
+      return io_error(opened.error());
+    }
+    fd = opened->release();
   }
   // One record per read(); EAGAIN ends the buffer. A busy kernel could log forever, so the
   // number of records and the time spent are bounded too; only the newest max_bytes are kept.
@@ -288,13 +261,32 @@ IoResult<std::string> RealHost::read_kernel_log(std::size_t max_bytes) {
 }
 
 IoResult<std::vector<std::string>> RealHost::list_dir(std::string_view path) {
-  auto real = resolve(path, FollowLast::yes);
-  if (!real) {
-    return std::unexpected(real.error());
+  if (path.empty() || path[0] != '/') {
+    return io_error(EINVAL);
   }
-  DIR* dir = ::opendir(real->c_str());
-  if (!dir) {
-    return io_error(errno);
+  DIR* dir = nullptr;
+  if (m_is_live_root) {
+    dir = ::opendir(std::string(path).c_str());
+    if (!dir) {
+      return io_error(errno);
+    }
+  } else {
+    auto found = find(path, RootedWalk::Follow::last_link);
+    if (!found) {
+      return std::unexpected(found.error());
+    }
+    if (!S_ISDIR(found->st.st_mode)) {
+      return io_error(ENOTDIR);
+    }
+    auto fd = m_walk->reopen(*found, O_RDONLY);
+    if (!fd) {
+      return io_error(fd.error());
+    }
+    dir = ::fdopendir(fd->get());
+    if (!dir) {
+      return io_error(errno);
+    }
+    fd->release();  // closedir closes it
   }
   std::vector<std::string> names;
   while (dirent* entry = ::readdir(dir)) {
@@ -313,36 +305,61 @@ IoResult<std::vector<std::string>> RealHost::list_dir(std::string_view path) {
 }
 
 IoResult<FileStat> RealHost::stat(std::string_view path) {
-  auto real = resolve(path, FollowLast::yes);
-  if (!real) {
-    return std::unexpected(real.error());
+  if (path.empty() || path[0] != '/') {
+    return io_error(EINVAL);
+  }
+  if (!m_is_live_root) {
+    auto found = find(path, RootedWalk::Follow::last_link);
+    if (!found) {
+      return std::unexpected(found.error());
+    }
+    return file_stat_from(found->st);
   }
   struct ::stat st {};
-  if (::stat(real->c_str(), &st) != 0) {
+  if (::stat(std::string(path).c_str(), &st) != 0) {
     return io_error(errno);
   }
   return file_stat_from(st);
 }
 
 IoResult<FileStat> RealHost::lstat(std::string_view path) {
-  auto real = resolve(path, FollowLast::no);
-  if (!real) {
-    return std::unexpected(real.error());
+  if (path.empty() || path[0] != '/') {
+    return io_error(EINVAL);
+  }
+  if (!m_is_live_root) {
+    auto found = find(path, RootedWalk::Follow::not_last_link);  // fstat of its O_NOFOLLOW descriptor
+    if (!found) {
+      return std::unexpected(found.error());
+    }
+    return file_stat_from(found->st);
   }
   struct ::stat st {};
-  if (::lstat(real->c_str(), &st) != 0) {
+  if (::lstat(std::string(path).c_str(), &st) != 0) {
     return io_error(errno);
   }
   return file_stat_from(st);
 }
 
 IoResult<std::string> RealHost::read_link(std::string_view path) {
-  auto real = resolve(path, FollowLast::no);
-  if (!real) {
-    return std::unexpected(real.error());
+  if (path.empty() || path[0] != '/') {
+    return io_error(EINVAL);
+  }
+  if (!m_is_live_root) {
+    auto found = find(path, RootedWalk::Follow::not_last_link);
+    if (!found) {
+      return std::unexpected(found.error());
+    }
+    if (!S_ISLNK(found->st.st_mode)) {
+      return io_error(EINVAL);  // what readlink(2) says of anything else
+    }
+    auto target = read_link_fd(found->object.get());  // the link found, not one renamed over it since
+    if (!target) {
+      return io_error(target.error());
+    }
+    return std::move(*target);
   }
   char target[4096];
-  ssize_t n = ::readlink(real->c_str(), target, sizeof target);
+  ssize_t n = ::readlink(std::string(path).c_str(), target, sizeof target);
   if (n < 0) {
     return io_error(errno);
   }
@@ -353,18 +370,28 @@ IoResult<std::string> RealHost::read_link(std::string_view path) {
 }
 
 int RealHost::open_device(std::string_view path) {
-  auto real = resolve(path, FollowLast::yes);
-  if (!real) {
-    return real.error().code;
+  if (path.empty() || path[0] != '/') {
+    return EINVAL;
+  }
+  if (!m_is_live_root) {
+    auto found = find(path, RootedWalk::Follow::last_link);
+    if (!found) {
+      return found.error().code;
+    }
+    if (!S_ISCHR(found->st.st_mode)) {
+      return ENODEV;  // only character devices are tried: anything else could block
+    }
+    auto fd = m_walk->reopen(*found, O_RDWR | O_NONBLOCK);
+    return fd ? 0 : fd.error();
   }
   struct ::stat st {};
-  if (::stat(real->c_str(), &st) != 0) {
+  if (::stat(std::string(path).c_str(), &st) != 0) {
     return errno;
   }
   if (!S_ISCHR(st.st_mode)) {
     return ENODEV;  // only character devices are tried: anything else could block
   }
-  int fd = ::open(real->c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  int fd = ::open(std::string(path).c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     return errno;
   }
@@ -372,7 +399,7 @@ int RealHost::open_device(std::string_view path) {
   return 0;
 }
 
-std::optional<std::string> RealHost::env(std::string_view name) {
+std::optional<std::string> RealHost::raw_env(std::string_view name) {
   if (!env_name_allowed(name)) {
     throw std::logic_error("environment variable '" + std::string(name) + "' is not on the allowlist");
   }
@@ -380,8 +407,7 @@ std::optional<std::string> RealHost::env(std::string_view name) {
   if (!value) {
     return std::nullopt;
   }
-  // An allowed variable can still carry a pasted token (a path with hf_..., a URL password).
-  return scrub_secrets(value);
+  return std::string(value);  // Host::env scrubs it
 }
 
 Identity RealHost::identity() {

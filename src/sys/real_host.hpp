@@ -4,19 +4,23 @@
 
 #include <sys/stat.h>
 
+#include <optional>
 #include <span>
 #include <string>
 
 #include "sys/helper_exec.hpp"
 #include "sys/host.hpp"
+#include "sys/rooted_walk.hpp"
 
 namespace gd {
 
 class RealHost final : public Host {
  public:
   /// `root` is "/" for the live host. `helper_elf` is the embedded CUDA helper (may be empty:
-  /// then the helper is reported as not run).
-  RealHost(std::string root, std::span<const unsigned char> helper_elf);
+  /// then the helper is reported as not run). `kernel` chooses how paths under another root are
+  /// resolved (sys/rooted_walk; tests force the walk without openat2).
+  RealHost(std::string root, std::span<const unsigned char> helper_elf,
+           RootedWalk::Kernel kernel = RootedWalk::Kernel::openat2_if_present);
   ~RealHost() override;
   RealHost(const RealHost&) = delete;
   RealHost& operator=(const RealHost&) = delete;
@@ -30,7 +34,6 @@ class RealHost final : public Host {
   IoResult<std::string> read_link(std::string_view path) override;
   int open_device(std::string_view path) override;
   bool opens_devices() override { return m_is_live_root; }
-  std::optional<std::string> env(std::string_view name) override;
   Identity identity() override;
   Uname uname() override;
   std::optional<std::string> working_dir() override;
@@ -38,14 +41,17 @@ class RealHost final : public Host {
   void start_cuda_helper(const HelperRequest& request) override;
 
  private:
-  enum class FollowLast { yes, no };
+  std::optional<std::string> raw_env(std::string_view name) override;
   /// Opens a regular file read-only and non-blocking; anything else is refused before it is opened.
   IoResult<int> open_regular_file(std::string_view path) const;
-  /// The path to hand to the kernel for `path` seen from the root.
-  IoResult<std::string> resolve(std::string_view path, FollowLast follow_last) const;
+  /// `path` inside the root (never the live root): found without a lookup that could leave it.
+  IoResult<RootedWalk::Found> find(std::string_view path, RootedWalk::Follow follow) const;
 
   std::string m_root;
   bool m_is_live_root;
+  // Under --root every path is resolved from one descriptor of the root, never as a string:
+  // a folder swapped for a symlink while we read cannot lead outside (issue 24).
+  std::optional<RootedWalk> m_walk;
   // read_range keeps the last file open: a fat-binary scan reads a few thousand headers of one
   // library, and resolving and opening it each time cost five times the reads themselves.
   std::string m_range_path;
