@@ -273,3 +273,24 @@ TEST_CASE("real host: stat(2) results convert to FileStat", "[sys][real_host]") 
   st.st_mode = S_IFLNK | 0777;
   CHECK(gd::file_stat_from(st).kind == FileKind::symlink);
 }
+
+TEST_CASE("real host: the walk without openat2 answers as openat2 does", "[sys][real_host][rooted_walk]") {
+  TempTree tree;
+  fill(tree);
+  RealHost kernel(tree.root(), {});
+  RealHost walk(tree.root(), {}, gd::RootedWalk::Kernel::walk_only);
+  auto same = [](const auto& a, const auto& b) { return a ? (b && *a == *b) : (!b && a.error().code == b.error().code); };
+  auto kind = [](const gd::IoResult<gd::FileStat>& st) { return st ? gd::IoResult<FileKind>(st->kind) : std::unexpected(st.error()); };
+  for (const char* path : {"/", "/etc/passwd", "/etc/passwd/x", "/etc/passwd/..", "/lib/x86_64-linux-gnu/libcuda.so.1",
+                           "/usr/local/cuda/lib64/stubs/libcuda.so", "/etc/alternatives/passwd", "/usr/share/escape",
+                           "/../../etc/passwd", "/lib/..", "/lib/./x86_64-linux-gnu/", "/loop/a", "/loop/self/x",
+                           "/dangling", "/missing", "/missing/..", "/run/fifo", "/unsorted"}) {
+    CAPTURE(path);
+    CHECK(same(kernel.read_file(path, k_max), walk.read_file(path, k_max)));
+    CHECK(same(kind(kernel.stat(path)), kind(walk.stat(path))));
+    CHECK(same(kind(kernel.lstat(path)), kind(walk.lstat(path))));
+    CHECK(same(kernel.read_link(path), walk.read_link(path)));
+    CHECK(same(kernel.list_dir(path), walk.list_dir(path)));
+    CHECK(kernel.open_device(path) == walk.open_device(path));
+  }
+}

@@ -179,9 +179,12 @@ TEST_CASE("rooted walk: openat2 is used where the kernel has it, and a missing r
   struct {
     std::uint64_t flags, mode, resolve;
   } how{O_PATH | O_CLOEXEC, 0, 0x10};
-  long fd = ::syscall(437, AT_FDCWD, t.root.c_str(), &how, sizeof how);
+  int root_fd = ::open(t.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  REQUIRE(root_fd >= 0);
+  long fd = ::syscall(437, root_fd, ".", &how, sizeof how);  // SYS_openat2, RESOLVE_IN_ROOT
   bool kernel_has_it = fd >= 0;
   if (fd >= 0) ::close(static_cast<int>(fd));
+  ::close(root_fd);
   CHECK(RootedWalk(t.root).uses_openat2() == kernel_has_it);
   CHECK_FALSE(RootedWalk(t.root, Kernel::walk_only).uses_openat2());
 
