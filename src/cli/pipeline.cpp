@@ -10,6 +10,7 @@
 
 #include "core/exit_code.hpp"
 #include "report/redact_report.hpp"
+#include "report/report_scrub.hpp"
 #include "report/render_json.hpp"
 #include "report/render_markdown.hpp"
 #include "report/render_npd.hpp"
@@ -151,7 +152,9 @@ double unix_now() {
 
 }  // namespace
 
-bool print_report(const Report& report, const Options& options) {
+bool print_report(const Report& unscrubbed, const Options& options) {
+  // Every format below prints this copy: no token a host file or a capture held leaves the process.
+  const Report report = scrub_report_secrets(unscrubbed);
   std::string text;
   Redactor redactor = Redactor::for_facts(report.facts);
   if (report.capture) redactor.add_accounts(*report.capture);  // people's names in /etc/passwd and group

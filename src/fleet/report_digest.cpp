@@ -4,6 +4,7 @@
 
 #include "fleet/bounded_text.hpp"
 #include "report/report.hpp"
+#include "util/secret_scrub.hpp"
 
 namespace gd {
 namespace {
@@ -198,6 +199,17 @@ class DigestSax : public nlohmann::json_sax<json> {
   }
 };
 
+/// Another node's report (made by another binary, or edited by hand) is printed again: its
+/// strings lose any token of a known shape (util/secret_scrub), as this binary's own output does.
+void scrub_digest_secrets(ReportDigest& digest) {
+  for (std::string* text : {&digest.host, &digest.started, &digest.scope}) *text = scrub_known_secrets(*text);
+  for (DigestFinding& f : digest.findings) {
+    for (std::string* text : {&f.id, &f.severity, &f.scope, &f.action, &f.title, &f.first_fix}) {
+      *text = scrub_known_secrets(*text);
+    }
+  }
+}
+
 bool digits(std::string_view text, std::size_t from, std::size_t count) {
   if (from + count > text.size()) return false;
   for (std::size_t i = from; i < from + count; ++i) {
@@ -242,6 +254,7 @@ std::expected<ReportDigest, std::string> digest_report(std::string_view text) {
   if (!sax.problem.empty()) return std::unexpected(sax.problem);
   if (!sax.has_findings) return std::unexpected(std::string("not a gpudoctor report: it has no findings list"));
   if (!is_report_timestamp(sax.digest.started)) sax.digest.started.clear();  // unreadable: as if absent
+  scrub_digest_secrets(sax.digest);
   return std::move(sax.digest);
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/secret_scrub.hpp"
+
 namespace gd {
 namespace {
 
@@ -102,7 +104,9 @@ void PromWriter::sample(const PromLabels& labels, std::string_view value) {
       first = false;
       m_text += name;
       m_text += "=\"";
-      m_text += prom_escape_label_value(label_value);
+      // A label is a host's string (a driver version, a GPU's UUID) that monitoring stores
+      // and ships on: a token of a known shape never becomes one, whoever renders metrics.
+      m_text += prom_escape_label_value(scrub_known_secrets(label_value));
       m_text += '"';
     }
     m_text += '}';

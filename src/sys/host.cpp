@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "util/errno_names.hpp"
+#include "util/secret_scrub.hpp"
 
 namespace gd {
 namespace {
@@ -65,6 +66,13 @@ std::optional<HelperOutcome::Status> helper_status_from_string(std::string_view 
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> Host::env(std::string_view name) {
+  std::optional<std::string> value = raw_env(name);
+  // An allowed variable can still carry a pasted token (a path with hf_..., a URL password).
+  if (value) *value = scrub_secrets(*value);
+  return value;
 }
 
 }  // namespace gd

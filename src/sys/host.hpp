@@ -115,8 +115,11 @@ class Host {
   /// nothing to do with the tree: its answer (ENXIO, or a driver of another machine) says nothing.
   virtual bool opens_devices() = 0;
   /// An environment variable. Only names on the allowlist (sys/env_allowlist) may be asked:
-  /// others throw std::logic_error, so no secret can be read by accident.
-  virtual std::optional<std::string> env(std::string_view name) = 0;
+  /// others throw std::logic_error, so no secret can be read by accident. Not virtual: every
+  /// Host's answer (the live environment, an image's configuration, a replayed capture) passes
+  /// the secret scrubber here, so an allowed variable's pasted token never reaches a probe, a
+  /// fact, a report or a capture, whatever Host it came from.
+  std::optional<std::string> env(std::string_view name);
   virtual Identity identity() = 0;
   virtual Uname uname() = 0;
   /// The folder gpudoctor was started in (uv's `.venv` lives there); nullopt under --root, where
@@ -128,6 +131,11 @@ class Host {
   /// Starts the helper run the CUDA probe will ask for, so that libcuda works while the other
   /// probes read the host; returns at once. Hosts that cannot run it do nothing.
   virtual void start_cuda_helper(const HelperRequest& request) { (void)request; }
+
+ protected:
+  /// The variable as this Host has it, before scrubbing (env() is the only caller); throws
+  /// std::logic_error for a name off the allowlist.
+  virtual std::optional<std::string> raw_env(std::string_view name) = 0;
 };
 
 }  // namespace gd

@@ -28,10 +28,6 @@ class ImageEnvHost : public Host {
   IoResult<std::string> read_link(std::string_view path) override { return m_inner.read_link(path); }
   int open_device(std::string_view path) override { return m_inner.open_device(path); }
   bool opens_devices() override { return m_inner.opens_devices(); }
-  std::optional<std::string> env(std::string_view name) override {
-    auto it = m_env.find(std::string(name));
-    return it == m_env.end() ? std::nullopt : std::optional<std::string>(it->second);
-  }
   Identity identity() override { return m_inner.identity(); }
   Uname uname() override { return m_inner.uname(); }
   std::optional<std::string> working_dir() override { return std::nullopt; }  // the image's is not ours
@@ -39,6 +35,12 @@ class ImageEnvHost : public Host {
   void start_cuda_helper(const HelperRequest& request) override { m_inner.start_cuda_helper(request); }
 
  private:
+  // Scrubbed by Host::env like every Host's variables: an image's Env can hold a pasted token.
+  std::optional<std::string> raw_env(std::string_view name) override {
+    auto it = m_env.find(std::string(name));
+    return it == m_env.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+
   Host& m_inner;
   std::map<std::string, std::string> m_env;
 };

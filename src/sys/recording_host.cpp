@@ -50,8 +50,10 @@ int RecordingHost::open_device(std::string_view path) {
   return result;
 }
 
-std::optional<std::string> RecordingHost::env(std::string_view name) {
-  auto value = m_inner.env(name);  // the allowlist is enforced there
+std::optional<std::string> RecordingHost::raw_env(std::string_view name) {
+  // The inner Host's answer, scrubbed (and the allowlist enforced) there: the capture never
+  // holds a token either.
+  auto value = m_inner.env(name);
   m_capture.env[std::string(name)] = value;
   return value;
 }

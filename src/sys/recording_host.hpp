@@ -19,7 +19,6 @@ class RecordingHost final : public Host {
   IoResult<std::string> read_link(std::string_view path) override;
   int open_device(std::string_view path) override;
   bool opens_devices() override { return m_inner.opens_devices(); }
-  std::optional<std::string> env(std::string_view name) override;
   Identity identity() override;
   Uname uname() override;
   std::optional<std::string> working_dir() override;
@@ -27,6 +26,7 @@ class RecordingHost final : public Host {
   void start_cuda_helper(const HelperRequest& request) override;
 
  private:
+  std::optional<std::string> raw_env(std::string_view name) override;
   CapturedPath& at(std::string_view path) { return m_capture.paths[std::string(path)]; }
 
   Host& m_inner;

@@ -251,7 +251,7 @@ int ReplayHost::open_device(std::string_view path) {
   return st->kind == FileKind::char_device ? 0 : ENODEV;
 }
 
-std::optional<std::string> ReplayHost::env(std::string_view name) {
+std::optional<std::string> ReplayHost::raw_env(std::string_view name) {
   if (!env_name_allowed(name)) {
     throw std::logic_error("environment variable '" + std::string(name) + "' is not on the allowlist");
   }

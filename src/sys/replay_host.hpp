@@ -21,7 +21,6 @@ class ReplayHost final : public Host {
   IoResult<std::string> read_link(std::string_view path) override;
   int open_device(std::string_view path) override;
   bool opens_devices() override { return m_capture.root == "/" || m_capture.root.empty(); }
-  std::optional<std::string> env(std::string_view name) override;
   Identity identity() override;
   Uname uname() override;
   std::optional<std::string> working_dir() override;
@@ -30,6 +29,7 @@ class ReplayHost final : public Host {
   const Capture& capture() const { return m_capture; }
 
  private:
+  std::optional<std::string> raw_env(std::string_view name) override;
   const CapturedPath* find(std::string_view path) const;
   /// Names directly below `path` that the capture mentions in other paths.
   std::vector<std::string> implied_children(std::string_view path) const;

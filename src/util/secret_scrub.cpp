@@ -16,17 +16,30 @@ constexpr std::array<std::string_view, 13> k_token_prefixes = {
 constexpr std::size_t k_min_after_prefix = 16;
 constexpr std::size_t k_min_generic = 40;
 
-/// Whether the token-character run `run` looks like a secret.
-bool secret_run(std::string_view run) {
-  for (std::string_view prefix : k_token_prefixes) {
-    if (run.starts_with(prefix) && run.size() >= prefix.size() + k_min_after_prefix) return true;
+/// AWS access key ids: AKIA or ASIA and 16 upper-case letters or digits.
+bool aws_key_id(std::string_view piece) {
+  if (piece.size() != 20 || !(piece.starts_with("AKIA") || piece.starts_with("ASIA"))) return false;
+  for (char c : piece) {
+    if (!std::isupper(static_cast<unsigned char>(c)) && !std::isdigit(static_cast<unsigned char>(c))) return false;
   }
-  // AWS access key ids: AKIA or ASIA and 16 upper-case letters or digits.
-  if (run.size() == 20 && (run.starts_with("AKIA") || run.starts_with("ASIA"))) {
-    bool upper = true;
-    for (char c : run) upper = upper && (std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)));
-    if (upper) return true;
+  return true;
+}
+
+/// Whether the token-character run `run` looks like a secret; `generic` adds the 40+ rule.
+bool secret_run(std::string_view run, bool generic) {
+  // A token at the start of the run or after one of its dashes: "GPU-ghp_..." or
+  // "/opt/env-hf_..." joins it to a word, and the run is the whole joined stretch.
+  for (std::size_t at = 0;;) {
+    std::string_view rest = run.substr(at);
+    for (std::string_view prefix : k_token_prefixes) {
+      if (rest.starts_with(prefix) && rest.size() >= prefix.size() + k_min_after_prefix) return true;
+    }
+    if (aws_key_id(rest.substr(0, rest.find('-')))) return true;
+    std::size_t dash = run.find('-', at);
+    if (dash == std::string_view::npos) break;
+    at = dash + 1;
   }
+  if (!generic) return false;
   // Generic keys: a '-'-free stretch (UUIDs such as GPU-48a35ae5-... are short pieces between
   // dashes, and must stay: CUDA_VISIBLE_DEVICES names GPUs by them).
   std::size_t start = 0;
@@ -58,10 +71,12 @@ std::string scrub_url_passwords(std::string_view value) {
     std::size_t start = scheme + 3;
     std::size_t at = value.find('@', start);
     std::size_t colon = value.find(':', start);
-    // user:password@ must come before the first '/' of the path.
+    // user:password@ must come before the first '/' of the path, and holds no blank: in a
+    // sentence ("see https://host for details: mail x@y") the '@' belongs to another word.
     std::size_t slash = value.find('/', start);
+    std::size_t blank = value.find_first_of(" \t\r\n", start);
     if (at != std::string_view::npos && colon != std::string_view::npos && colon < at &&
-        (slash == std::string_view::npos || at < slash)) {
+        (slash == std::string_view::npos || at < slash) && (blank == std::string_view::npos || at < blank)) {
       out.append(value.substr(pos, colon + 1 - pos));
       out.append(k_redacted_secret);
       pos = at;
@@ -74,9 +89,7 @@ std::string scrub_url_passwords(std::string_view value) {
   return out;
 }
 
-}  // namespace
-
-std::string scrub_secrets(std::string_view input) {
+std::string scrub(std::string_view input, bool generic) {
   std::string value = scrub_url_passwords(input);
   std::string out;
   std::size_t i = 0;
@@ -88,7 +101,7 @@ std::string scrub_secrets(std::string_view input) {
     std::size_t start = i;
     while (i < value.size() && token_char(value[i])) ++i;
     std::string_view run(value.data() + start, i - start);
-    if (secret_run(run)) {
+    if (secret_run(run, generic)) {
       out.append(k_redacted_secret);
     } else {
       out.append(run);
@@ -96,5 +109,11 @@ std::string scrub_secrets(std::string_view input) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string scrub_secrets(std::string_view value) { return scrub(value, /*generic=*/true); }
+
+std::string scrub_known_secrets(std::string_view value) { return scrub(value, /*generic=*/false); }
 
 }  // namespace gd

@@ -15,6 +15,14 @@ inline constexpr std::string_view k_redacted_secret = "<secret>";
 /// xox?-, OpenAI-style sk-, GitLab glpat-, npm_), the password of a URL's user:password@, and any
 /// run of 40 or more letters, digits, '_' or '-' that mixes letters and digits (API keys such as
 /// W&B's 40 hex digits). Nix store hashes (32 characters) and version strings are left alone.
+/// Environment values (sys/host: Host::env) go through this one.
 std::string scrub_secrets(std::string_view value);
+
+/// The same without the 40-character rule: only secrets of a documented shape (the prefixes, AWS
+/// key ids, URL passwords). For documents gpudoctor re-emits whole (fleet and diff over foreign
+/// reports, Prometheus labels): their strings hold legitimate long runs the generic rule would
+/// destroy (torch's 40-hex git_version, a kernel log's NVRM function names, build ids, digests),
+/// and a rule answer or a diff must not change because two such values both became <secret>.
+std::string scrub_known_secrets(std::string_view value);
 
 }  // namespace gd

@@ -23,3 +23,30 @@ TEST_CASE("ordinary paths, versions and Nix store hashes stay as they are", "[ut
     CHECK(scrub_secrets(value) == value);
   }
 }
+
+TEST_CASE("a token joined to a word by a dash is still a token", "[util][secrets]") {
+  CHECK(scrub_secrets("GPU-ghp_0123456789abcdefghijABCDEFGHIJ0123") == "<secret>");
+  CHECK(scrub_secrets("/opt/env-hf_AbCdEfGhIjKlMnOpQrStUvWx/lib") == "/opt/<secret>/lib");
+  CHECK(scrub_secrets("node-AKIAIOSFODNN7EXAMPLE") == "<secret>");
+  CHECK(gd::scrub_known_secrets("GPU-ghp_0123456789abcdefghijABCDEFGHIJ0123") == "<secret>");
+  // GPU and MIG UUIDs have no token after their dashes.
+  CHECK(scrub_secrets("MIG-GPU-48a35ae5-26cc-b221-0dfe-8d39c03f25ad/1/0") == "MIG-GPU-48a35ae5-26cc-b221-0dfe-8d39c03f25ad/1/0");
+}
+
+TEST_CASE("a URL's password is one without blanks: an '@' further on in a sentence is not one", "[util][secrets]") {
+  std::string sentence = "see https://docs.example.com for details: mail admin@example.com";
+  CHECK(scrub_secrets(sentence) == sentence);
+  CHECK(gd::scrub_known_secrets("pip install --index-url https://u:hunter2@pypi.example.com/simple torch") ==
+        "pip install --index-url https://u:<secret>@pypi.example.com/simple torch");
+}
+
+TEST_CASE("the known shapes alone keep long legitimate runs the generic rule would take", "[util][secrets]") {
+  // torch's git_version, an NVRM function name of a kernel log line, a sha256 digest.
+  for (const char* value : {"70d99e998b4955e0049d13a98d77ae1b14db1f45", "NVRM: gpuClearFbhubPoisonIntrForBug2924523_GA100: x",
+                            "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}) {
+    CHECK(gd::scrub_known_secrets(value) == value);
+    CHECK(scrub_secrets(value) != value);  // the environment's scrubber would take them
+  }
+  CHECK(gd::scrub_known_secrets("x hf_AbCdEfGhIjKlMnOpQrStUvWx AKIAIOSFODNN7EXAMPLE https://a:b@c/d") ==
+        "x <secret> <secret> https://a:<secret>@c/d");
+}
