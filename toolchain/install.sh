@@ -37,6 +37,9 @@ DEB_PACKAGES="$DEB_PACKAGES clang-16 libc++-16-dev libc++abi-16-dev libclang-rt-
 # modules of the format tests (YAML manifests, Markdown, JSON Schema, the exposition format).
 DEB_PACKAGES="$DEB_PACKAGES slurmctld slurmd slurm-client munge prometheus-node-exporter prometheus umoci skopeo"
 DEB_PACKAGES="$DEB_PACKAGES python3-yaml python3-markdown python3-jsonschema python3-prometheus-client python3-kubernetes"
+# rsyslog: test_forged_kernel_log runs a private rsyslogd (its own socket and files, no kernel
+# input) to show that `logger -t kernel` lines are not taken for the kernel's (issue 24).
+DEB_PACKAGES="$DEB_PACKAGES rsyslog"
 # kubectl (test_kubernetes builds the kustomization): Debian's, unless one is installed already.
 command -v kubectl >/dev/null 2>&1 || DEB_PACKAGES="$DEB_PACKAGES kubernetes-client"
 # npm: the machine's own Node.js may already provide it (not always from Debian's npm package).
