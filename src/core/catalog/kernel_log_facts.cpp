@@ -1,5 +1,6 @@
-// NVIDIA driver messages in the kernel log (probes/kernel_log/kernel_log). When no log can be read every
-// klog.* fact is unknown with the reason: an unread log is never a clean one.
+// NVIDIA driver messages in the kernel log (probes/kernel_log/kernel_log). When no log can be read, or
+// only one that is not trusted to be the kernel's, every klog.* fact is unknown with the reason: an
+// unread log is never a clean one, and a forgeable one never an Xid.
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {
@@ -13,6 +14,15 @@ constexpr FactSpec k_facts[] = {
              "a kernel log was read (/dev/kmsg, else the newest part of /var/log/kern.log, /var/log/messages or "
              "/var/log/syslog); unknown with the reason when none could be"},
     FactSpec{"klog.source", T::string, "where the kernel log was read: /dev/kmsg or the syslog file"},
+    // A syslog file is the kernel's word only where no unprivileged user can write it and its lines
+    // cannot be a program's: `logger -t kernel "NVRM: Xid ..."` writes the same bytes as the kernel
+    // into a mixed file in the traditional format. Where untrusted, every other klog fact is
+    // unknown with this reason.
+    FactSpec{"klog.source_trust", T::string,
+             "how far klog.source is believed: 'kernel' (/dev/kmsg, facility 0), 'trusted: ...' (a syslog file "
+             "only the logging daemon writes: kern.log, or lines whose <PRI> says kern; a hand-made facility-0 "
+             "datagram to /dev/log could still reach it, `logger` cannot) or 'untrusted: ...' with why (a file "
+             "others can write, or a mixed file that records no facility)"},
     FactSpec{"klog.lines", T::integer, "kernel message lines read from the current boot"},
     FactSpec{"klog.nvrm_lines", T::list, "the newest NVRM lines of the NVIDIA driver (at most 20)"},
     // Xid reports (src/common/sdk/nvidia/inc/nverror.h, kernel_rc.c). Only those since the last

@@ -1,5 +1,7 @@
 #include "probes/kernel_log/kernel_log.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <optional>
@@ -9,6 +11,7 @@
 #include "core/catalog/sections.hpp"
 #include "probes/kernel_log/kernel_log_framing.hpp"
 #include "probes/kernel_log/kernel_log_parser.hpp"
+#include "probes/kernel_log/syslog_file_trust.hpp"
 #include "sys/capture.hpp"
 #include "util/errno_names.hpp"
 
@@ -21,10 +24,16 @@ constexpr std::size_t k_max_log_bytes = 4 * 1024 * 1024;
 constexpr std::string_view k_dmesg_restrict = "/proc/sys/kernel/dmesg_restrict";
 // Where rsyslog writes kernel messages: Debian/Ubuntu kern.log, RHEL/SUSE messages, Debian syslog.
 constexpr std::string_view k_syslog_files[] = {"/var/log/kern.log", "/var/log/messages", "/var/log/syslog"};
+// The one file that gets the kern facility alone: Debian's and Ubuntu's /etc/rsyslog.conf route
+// "kern.* -/var/log/kern.log", while /var/log/syslog ("*.*;auth,authpriv.none") and RHEL's
+// /var/log/messages ("*.info;mail.none;authpriv.none;cron.none") take every program's messages.
+constexpr std::string_view k_kern_only_file = "/var/log/kern.log";
 
 struct KernelLog {
   std::string source;
   std::vector<std::string> lines;
+  std::string trust;        ///< klog.source_trust: "kernel", "trusted: ...", "untrusted: ..."
+  bool trusted = true;
 };
 
 /// Why one source could not be read, and whether root would have helped.
@@ -54,14 +63,67 @@ IoResult<std::string> read_syslog_tail(Host& host, std::string_view path, bool& 
   return host.read_range(path, offset, k_max_log_bytes);
 }
 
-/// The kernel log of the current boot, or the reason none could be read.
+/// How far the kernel-tagged lines of a readable syslog file can be believed. Who can put a line
+/// of facility kern there (sources read for this):
+/// - util-linux logger: "-p kern.*" is sent as user ("kern is forbidden", misc-utils/logger.c
+///   pencode()), so `logger -t kernel` lines are user.* and reach only the mixed files;
+/// - rsyslog's imuxsock keeps whatever <PRI> up to 191 a datagram on /dev/log carries, without
+///   looking at the sender (plugins/imuxsock/imuxsock.c SubmitMsg()), and journald forwards the raw
+///   datagram to it (journald-syslog.c forward_syslog_raw()); journald's native protocol takes
+///   SYSLOG_FACILITY from the client (only "_" fields are its own, such as _TRANSPORT=kernel), which
+///   rsyslog's imjournal uses as the facility. A hand-made facility-0 datagram or journal entry
+///   can therefore still reach kern.log: a <PRI> of 0 or kern.log rules out `logger`, not every
+///   local program. Only /dev/kmsg (facility 0 is the kernel's alone: printk.c devkmsg_write()
+///   turns user space's 0 into LOG_USER) is the kernel's word.
+/// - the traditional formats (RSYSLOG_TraditionalFileFormat, RSYSLOG_FileFormat) write no
+///   facility: "<date> <host> kernel: ..." from the kernel and from `logger -t kernel` are the
+///   same bytes, so in a mixed file such a line is not the kernel's.
+KernelLog assess_syslog(Host& host, std::string_view path, const std::vector<SyslogLine>& tagged) {
+  KernelLog log;
+  log.source = std::string(path);
+  if (std::optional<std::string> why = syslog_file_untrusted(host, path)) {
+    log.trusted = false;
+    log.trust = "untrusted: " + *why;
+    return log;
+  }
+  const bool kern_only = path == k_kern_only_file;
+  std::size_t user_space = 0;
+  std::size_t unattested = 0;
+  bool recorded = false;
+  for (const SyslogLine& line : tagged) {
+    if (line.facility == SyslogFacility::user_space) {
+      ++user_space;  // a program's line tagged "kernel": never the kernel's
+    } else if (line.facility == SyslogFacility::unrecorded && !kern_only) {
+      ++unattested;
+    } else {
+      recorded = recorded || line.facility == SyslogFacility::kernel;
+      log.lines.push_back(line.text);
+    }
+  }
+  if (unattested > 0) {
+    log.trusted = false;
+    log.lines.clear();
+    log.trust = fmt::format("untrusted: {} takes every program's lines and records no facility ({} 'kernel:' "
+                            "line(s) there could be `logger -t kernel`'s)",
+                            path, unattested);
+    return log;
+  }
+  log.trust = kern_only && !recorded ? "trusted: only the logging daemon writes it, and it takes kern.* only"
+                                     : "trusted: only the logging daemon writes it, and each line's <PRI> says kern";
+  if (user_space > 0) {
+    log.trust += fmt::format(" ({} 'kernel:' line(s) of another facility left out)", user_space);
+  }
+  return log;
+}
+
+/// The kernel log of the current boot, or the reason none could be read. Of the syslog files the
+/// first trusted one; where none is, the first readable one, untrusted.
 std::expected<KernelLog, std::string> read_kernel_log(Host& host) {
   std::vector<Attempt> attempts;
-  KernelLog log;
+  std::optional<KernelLog> chosen;
   auto kmsg = host.read_kernel_log(k_max_log_bytes);
   if (kmsg) {
-    log.source = std::string(k_kernel_log_path);
-    log.lines = kmsg_lines(*kmsg);
+    chosen = KernelLog{std::string(k_kernel_log_path), kmsg_lines(*kmsg), "kernel", true};
   } else {
     Attempt attempt = failed_attempt(k_kernel_log_path, kmsg.error(), host);
     if (kmsg.error().code == EPERM || kmsg.error().code == EACCES) {
@@ -74,15 +136,23 @@ std::expected<KernelLog, std::string> read_kernel_log(Host& host) {
     for (std::string_view path : k_syslog_files) {
       bool starts_mid_line = false;
       auto text = read_syslog_tail(host, path, starts_mid_line);
-      if (text) {
-        log.source = std::string(path);
-        log.lines = syslog_kernel_lines(*text, starts_mid_line);
+      if (!text) {
+        attempts.push_back(failed_attempt(path, text.error(), host));
+        continue;
+      }
+      KernelLog log = assess_syslog(host, path, syslog_kernel_lines(*text, starts_mid_line));
+      if (log.trusted) {
+        chosen = std::move(log);
         break;
       }
-      attempts.push_back(failed_attempt(path, text.error(), host));
+      if (!chosen) {
+        chosen = std::move(log);
+      } else {
+        chosen->trust += "; " + log.trust.substr(std::string_view("untrusted: ").size());
+      }
     }
   }
-  if (log.source.empty()) {
+  if (!chosen) {
     bool needs_root = false;
     std::string tried;
     for (const Attempt& attempt : attempts) {
@@ -92,9 +162,9 @@ std::expected<KernelLog, std::string> read_kernel_log(Host& host) {
     return std::unexpected((needs_root ? "needs root: " : "no kernel log readable: ") + tried);
   }
   // A syslog file spans several boots; what happened before the last one no longer applies.
-  std::size_t start = current_boot_start(log.lines);
-  log.lines.erase(log.lines.begin(), log.lines.begin() + static_cast<std::ptrdiff_t>(start));
-  return log;
+  std::size_t start = current_boot_start(chosen->lines);
+  chosen->lines.erase(chosen->lines.begin(), chosen->lines.begin() + static_cast<std::ptrdiff_t>(start));
+  return std::move(*chosen);
 }
 
 /// An API mismatch message counts while the module it names is still the loaded one: after a
@@ -196,16 +266,30 @@ void set_findings(const KernelLog& log, FactSet& facts) {
 
 void probe_kernel_log(Host& host, const ProbeOptions&, FactSet& facts) {
   auto log = read_kernel_log(host);
+  // Unread is not clean, and a log anyone could have written is not the kernel's: every
+  // kernel-log fact is unknown, with the reason (no Xid, no fallen-off-bus GPU from it).
+  std::optional<std::string> unknown_reason;
+  std::string source(k_kernel_log_path);
   if (!log) {
-    // Unread is not clean: every kernel-log fact is unknown, with the reason.
+    unknown_reason = log.error();
+  } else if (!log->trusted) {
+    unknown_reason = "kernel log " + log->trust;
+    source = log->source;
+  }
+  if (unknown_reason) {
     for (const FactSpec& spec : catalog::kernel_log_facts()) {
       if (std::string_view(spec.name).find('*') != std::string_view::npos) {
         continue;  // klog.xid.*: one fact per code logged, and none is known
       }
-      facts.set_unknown(spec.name, log.error(), std::string(k_kernel_log_path));
+      facts.set_unknown(spec.name, *unknown_reason, source);
+    }
+    if (log) {
+      facts.set("klog.source", log->source, log->source);
+      facts.set("klog.source_trust", log->trust, log->source);
     }
     return;
   }
+  facts.set("klog.source_trust", log->trust, log->source);
   set_findings(*log, facts);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 
 namespace gd {
 namespace {
@@ -80,6 +81,83 @@ std::string_view strip_uptime(std::string_view text) {
   return uptime ? trim(text.substr(close + 1)) : text;
 }
 
+// RFC 5424 section 6.2.1 / RFC 3164 section 4.1.1: "<" 1-3 digits ">", PRI = facility * 8 +
+// severity, at most 191 (facility 23). rsyslog writes it where the template has %PRI%
+// (RSYSLOG_SyslogProtocol23Format, a "<%PRI%>..." template); its file formats
+// RSYSLOG_TraditionalFileFormat and RSYSLOG_FileFormat do not (rsyslog runtime/rsconf.c).
+std::optional<int> take_pri(std::string_view& line) {
+  if (!line.starts_with('<')) {
+    return std::nullopt;
+  }
+  std::size_t close = line.find('>');
+  if (close == std::string_view::npos || close < 2 || close > 4) {
+    return std::nullopt;
+  }
+  std::string_view digits = line.substr(1, close - 1);
+  int pri = 0;
+  if (!is_digits(digits) || std::from_chars(digits.data(), digits.data() + digits.size(), pri).ec != std::errc() ||
+      pri > 191) {
+    return std::nullopt;
+  }
+  line.remove_prefix(close + 1);
+  return pri;
+}
+
+// "<date> <host> kernel: text": the tag is the program field, before any ": " of a message.
+std::optional<std::string_view> rfc3164_kernel_message(std::string_view line) {
+  std::size_t tag = line.find(" kernel:");
+  if (tag == std::string_view::npos || tag > k_max_syslog_tag_at ||
+      line.substr(0, tag).find(": ") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return line.substr(tag + 8);
+}
+
+std::string_view next_field(std::string_view& rest) {
+  std::size_t space = rest.find(' ');
+  std::string_view field = rest.substr(0, space);
+  rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  return field;
+}
+
+// After "<PRI>1 ": TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA [MSG] (RFC 5424
+// section 6). rsyslog's imklog submits the kernel's messages with the tag "kernel:"
+// (plugins/imklog/imklog.c), which RFC 5424 output writes as APP-NAME "kernel".
+std::optional<std::string_view> rfc5424_kernel_message(std::string_view rest) {
+  next_field(rest);  // TIMESTAMP
+  next_field(rest);  // HOSTNAME
+  if (next_field(rest) != "kernel") {
+    return std::nullopt;
+  }
+  next_field(rest);  // PROCID
+  next_field(rest);  // MSGID
+  if (rest.starts_with('-')) {
+    rest.remove_prefix(1);
+  } else {
+    // SD-ELEMENTs "[id k="v"]...": a ']' inside a quoted value is escaped as "\]" (section 6.3.3).
+    bool quoted = false;
+    std::size_t i = 0;
+    for (; i < rest.size(); ++i) {
+      char c = rest[i];
+      if (c == '\\' && quoted) {
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ']' && !quoted && (i + 1 >= rest.size() || rest[i + 1] != '[')) {
+        break;
+      }
+    }
+    if (!rest.starts_with('[') || i >= rest.size()) {
+      return std::nullopt;
+    }
+    rest.remove_prefix(i + 1);
+  }
+  if (rest.starts_with("\xEF\xBB\xBF")) {
+    rest.remove_prefix(3);  // the BOM that may start an UTF-8 MSG
+  }
+  return rest;
+}
+
 }  // namespace
 
 std::vector<std::string> kmsg_lines(std::string_view text) {
@@ -116,26 +194,33 @@ std::vector<std::string> kmsg_lines(std::string_view text) {
   return out;
 }
 
-std::vector<std::string> syslog_kernel_lines(std::string_view text, bool starts_mid_line) {
-  std::vector<std::string> out;
+std::vector<SyslogLine> syslog_kernel_lines(std::string_view text, bool starts_mid_line) {
+  std::vector<SyslogLine> out;
   std::vector<std::string_view> lines = split_lines(text);
   for (std::size_t i = starts_mid_line ? 1 : 0; i < lines.size(); ++i) {
     std::string_view line = lines[i];
-    // "<date> <host> kernel: text": the tag is the program field, before any ": " of a message.
-    std::size_t tag = line.find(" kernel:");
-    if (tag == std::string_view::npos || tag > k_max_syslog_tag_at ||
-        line.substr(0, tag).find(": ") != std::string_view::npos) {
+    SyslogFacility facility = SyslogFacility::unrecorded;
+    if (std::optional<int> pri = take_pri(line)) {
+      facility = (*pri >> 3) == 0 ? SyslogFacility::kernel : SyslogFacility::user_space;
+    }
+    std::optional<std::string_view> message = line.starts_with("1 ") ? rfc5424_kernel_message(line.substr(2))
+                                                                      : rfc3164_kernel_message(line);
+    if (!message) {
       continue;
     }
-    std::string_view message = strip_uptime(trim(line.substr(tag + 8)));
     // rsyslog writes control characters as '#' and three octal digits: a newline is "#012".
+    std::string_view body = strip_uptime(trim(*message));
     std::size_t pos = 0;
-    while (pos <= message.size()) {
-      std::size_t cut = message.find("#012", pos);
+    while (pos <= body.size()) {
+      std::size_t cut = body.find("#012", pos);
       if (cut == std::string_view::npos) {
-        cut = message.size();
+        cut = body.size();
       }
-      push_line(out, message.substr(pos, cut - pos));
+      std::vector<std::string> part;
+      push_line(part, body.substr(pos, cut - pos));
+      for (std::string& piece : part) {
+        out.push_back(SyslogLine{std::move(piece), facility});
+      }
       pos = cut + 4;
     }
   }

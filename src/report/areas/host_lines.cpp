@@ -185,9 +185,13 @@ AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findi
     return line;
   }
   auto readable = facts.get_bool("klog.readable");
+  auto trust = facts.get_string("klog.source_trust");
   if (readable != true) {
     line.status = status_for(findings, k_kernel_log_areas, AreaStatus::skipped);
-    line.summary = "not read: " + unknown_reason(facts, "klog.readable");
+    // A syslog file that others could have written was read but not believed.
+    line.summary = trust && trust->starts_with("untrusted")
+                       ? "not used: " + facts.get_string("klog.source").value_or("the syslog file") + " " + *trust
+                       : "not read: " + unknown_reason(facts, "klog.readable");
     return line;
   }
   auto xids = list_of(facts, "klog.xid_codes");
@@ -215,7 +219,8 @@ AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findi
   }
   line.summary = parts.empty() ? "no NVIDIA driver errors" : fmt::format("{}", fmt::join(parts, "; "));
   if (auto source = facts.get_string("klog.source")) {
-    line.summary += " (" + *source + ")";
+    // How far a syslog file is believed (klog.source_trust); /dev/kmsg is the kernel's own.
+    line.summary += " (" + *source + (trust && *trust != "kernel" ? "; " + *trust : "") + ")";
   }
   line.status = status_for(findings, k_kernel_log_areas, parts.empty() ? AreaStatus::ok : AreaStatus::warning);
   return line;

@@ -115,19 +115,94 @@ TEST_CASE("kernel log probe: falls back to kern.log, newest boot only", "[probes
   CHECK(facts.get_int("klog.lines") == 3);
   // The Xid 48 of the day before belongs to an earlier boot.
   CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  // kern.log takes the kern facility only: its traditional lines are the kernel's.
+  CHECK(facts.get_string("klog.source_trust") ==
+        "trusted: only the logging daemon writes it, and it takes kern.* only");
+}
+
+TEST_CASE("kernel log probe: /dev/kmsg is the kernel's word", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = k_kmsg;
+  CHECK(probe(c).get_string("klog.source_trust") == "kernel");
 }
 
 TEST_CASE("kernel log probe: /var/log/messages when there is no kern.log", "[probes][kernel_log]") {
+  // RHEL's messages takes every program's lines; with the <PRI> kept (a "<%PRI%>..." template) the
+  // kernel's lines are told from a program's.
   Capture c;
   c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
   c.paths["/var/log/messages"].read = std::string(
-      "Nov 29 20:43:02 rhel9 kernel: nvidia 0000:01:00.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin "
+      "<3>Nov 29 20:43:02 rhel9 kernel: nvidia 0000:01:00.0: Direct firmware load for nvidia/565.57.01/gsp_tu10x.bin "
       "failed with error -2\n"
-      "Nov 29 20:43:02 rhel9 kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x61:0x0:1851)\n");
+      "<3>Nov 29 20:43:02 rhel9 kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x61:0x0:1851)\n"
+      "<13>Nov 29 20:44:00 rhel9 kernel: NVRM: Xid (PCI:0000:01:00): 79, pid=1, GPU has fallen off the bus.\n");
   FactSet facts = probe(c);
   CHECK(facts.get_string("klog.source") == "/var/log/messages");
   CHECK(list(facts, "klog.rm_init_adapter") == Lines{"0x61:0x0:1851"});
   CHECK(list(facts, "klog.firmware_load_failures") == Lines{"nvidia/565.57.01/gsp_tu10x.bin -2"});
+  // logger's line (user.notice) is not the kernel's.
+  CHECK(list(facts, "klog.xid_codes").empty());
+  CHECK(facts.get_bool("klog.fallen_off_bus") == false);
+  CHECK_THAT(*facts.get_string("klog.source_trust"),
+             Catch::StartsWith("trusted: only the logging daemon writes it, and each line's <PRI> says kern") &&
+                 Catch::Contains("1 'kernel:' line(s) of another facility left out"));
+}
+
+// `logger -t kernel "NVRM: Xid ..."` as rsyslog writes it into a mixed file (RSYSLOG_FileFormat).
+static const std::string k_forged_syslog =
+    "2026-12-02T04:51:04.799624+00:00 vm kernel: NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', name=<unknown>, "
+    "GPU has fallen off the bus.\n";
+
+static void check_untrusted(const FactSet& facts, std::string_view why) {
+  CHECK(facts.get_string("klog.source") == "/var/log/syslog");
+  std::string trust = *facts.get_string("klog.source_trust");
+  CHECK(trust.starts_with("untrusted: "));
+  CHECK_THAT(trust, Catch::Contains(std::string(why)));
+  for (const char* name : {"klog.readable", "klog.xid_codes", "klog.xids", "klog.fallen_off_bus", "klog.xid_count"}) {
+    CHECK(reason(facts, name) == "kernel log " + trust);
+  }
+  CHECK(facts.find("klog.xid.79") == nullptr);
+}
+
+TEST_CASE("kernel log probe: a forged Xid in a mixed file without facility is not believed", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
+  c.paths["/var/log/syslog"].read = k_forged_syslog;
+  check_untrusted(probe(c), "/var/log/syslog takes every program's lines and records no facility (1 'kernel:' line(s)");
+}
+
+TEST_CASE("kernel log probe: a file others can write is not believed, whatever it holds", "[probes][kernel_log]") {
+  // The kernel's own <4> line, but in a world-writable file: anyone could have written it.
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
+  c.paths["/var/log/syslog"].read = std::string(
+      "<4>1 2026-12-02T04:51:05.000001+00:00 vm kernel - - -  NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', "
+      "name=<unknown>, GPU has fallen off the bus.\n");
+  gd::FileStat world;
+  world.kind = gd::FileKind::regular;
+  world.mode = 0666;
+  c.paths["/var/log/syslog"].stat = world;
+  check_untrusted(probe(c), "/var/log/syslog is world-writable (mode 0666)");
+
+  // Owned by a user: the same.
+  gd::FileStat user = world;
+  user.mode = 0644;
+  user.uid = 1000;
+  c.paths["/var/log/syslog"].stat = user;
+  check_untrusted(probe(c), "/var/log/syslog is owned by uid 1000, not root or the syslog user");
+}
+
+TEST_CASE("kernel log probe: a trusted file after an untrusted one is used", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
+  c.paths["/var/log/messages"].read = k_forged_syslog;
+  c.paths["/var/log/syslog"].read = std::string(
+      "<4>1 2026-12-02T04:51:05.000001+00:00 vm kernel - - -  NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', "
+      "name=<unknown>, GPU has fallen off the bus.\n");
+  FactSet facts = probe(c);
+  CHECK(facts.get_string("klog.source") == "/var/log/syslog");
+  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  CHECK(facts.get_bool("klog.fallen_off_bus") == true);
 }
 
 TEST_CASE("kernel log probe: nothing readable as root is unknown, not needs root", "[probes][kernel_log]") {
@@ -179,7 +254,12 @@ TEST_CASE("kernel log probe: a 2 GB sparse kern.log is read only at its end", "[
   FactSet facts;
   gd::probe_kernel_log(host, {}, facts);
   CHECK(facts.get_string("klog.source") == "/var/log/kern.log");
-  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  // The tree is the test runner's: its kern.log is believed only when that is root.
+  if (::geteuid() == 0) {
+    CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  } else {
+    CHECK_THAT(reason(facts, "klog.xid_codes"), Catch::Contains("not root or the syslog user"));
+  }
   // One read of the last 4 MiB, nothing before it.
   const gd::CapturedPath& path = seen.paths.at("/var/log/kern.log");
   CHECK_FALSE(path.read.has_value());
