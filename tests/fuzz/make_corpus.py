@@ -29,6 +29,20 @@ FROM_CAPTURES = {
 }
 
 
+# rooted_walk has no fixture to start from: trees written by hand (fuzz_rooted_walk.cpp reads lines
+# "KIND PATH[\tTARGET]": d folder, f file, l link, q query; "@" is the folder holding the root).
+ROOTED_WALK_SEEDS = [
+    # escapes
+    b'd etc\nf etc/os-release\nl etc/up\t../../../../@/OUTSIDE_DIR/OUTSIDE_FILE\nl etc/abs\t@/OUTSIDE_DIR/OUTSIDE_FILE\nq /etc/up\nq /etc/abs\nq /../../OUTSIDE_DIR/OUTSIDE_FILE\nq /etc/../../..\n',
+    # links
+    b'd usr/lib/x\nf usr/lib/x/libfoo.so\nl lib\tusr/lib\nl usr/lib/x/parent\t..\nl usr/lib/x/libfoo.so.1\tlibfoo.so\nq /lib/x/libfoo.so.1\nq /lib/x/parent/x/libfoo.so\nq /lib\nq /lib/\nq /lib/x/.\n',
+    # loops
+    b'l loop/a\tb\nl loop/b\t/loop/a\nl loop/self\t./self\nl dangling\t/nowhere\nf file\nq /loop/a\nq /loop/a/below\nq /loop/self\nq /dangling\nq /file/x\nq /file/..\nq /\n',
+    # outside_links
+    b'l up\t..\nl out\t@\nl outdir\t@/OUTSIDE_DIR\nq /up/up/up/OUTSIDE_DIR\nq /out/OUTSIDE_DIR/OUTSIDE_FILE\nq /outdir\nq /outdir/OUTSIDE_FILE\nq @/OUTSIDE_DIR/OUTSIDE_FILE\n',
+]
+
+
 def content(entry):
     read = entry.get("read") if isinstance(entry, dict) else None
     if not isinstance(read, dict):
@@ -96,8 +110,10 @@ def main():
                 if data:
                     write("fatbin", data, path)
                     write("elf", data, path)
+    for seed in ROOTED_WALK_SEEDS:
+        write("rooted_walk", seed, "make_corpus.py")
     for target in ["nvidia_proc", "ld_cache", "elf", "fatbin", "python", "requirements", "system_files", "kernel_log",
-                   "helper_reply", "rules", "replay", "redact"]:
+                   "helper_reply", "rules", "replay", "redact", "rooted_walk"]:
         folder = os.path.join(HERE, "corpus", target)
         os.makedirs(folder, exist_ok=True)
         print(target, len(os.listdir(folder)))
