@@ -23,7 +23,7 @@ for f in os-release passwd group ld.so.conf ld.so.cache hostname modprobe.d/nvid
 done
 ln -s "$outside" "$tree/etc.swap"
 
-# The swapper: exchanges $tree/etc and $tree/etc.swap until it is killed.
+# The swapper: exchanges $tree/etc and $tree/etc.swap until it is killed or the tree is gone.
 cat >"$TMP/swap.py" <<'PY'
 import ctypes, os, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -36,11 +36,13 @@ if renameat2 is None:  # C libraries without the wrapper: the raw call (x86_64 3
 if renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) != 0:
     sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))
 open(sys.argv[3], "w").close()
-while True:
-    renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)
+# Ends by itself once the tree is gone (the test ended without killing it).
+while renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE) == 0:
+    pass
 PY
 python3 "$TMP/swap.py" "$tree/etc" "$tree/etc.swap" "$TMP/swapping" 2>"$TMP/swap.err" &
 swapper=$!
+trap 'kill $swapper 2>/dev/null; rm -rf "$TMP"' EXIT
 for _ in $(seq 100); do [ -e "$TMP/swapping" ] || ! kill -0 $swapper 2>/dev/null && break; sleep 0.05; done
 if [ ! -e "$TMP/swapping" ]; then
   skip "the swapper could not exchange a folder and a symlink here: $(cat "$TMP/swap.err")"
