@@ -59,6 +59,48 @@ std::optional<std::string> string_at(std::string_view table, std::uint64_t offse
   return std::string(rest.substr(0, end));
 }
 
+using Unexpected = std::unexpected<LdCacheError>;
+
+Unexpected corrupt(std::string reason) { return Unexpected(LdCacheError{LdCacheError::Kind::corrupt, std::move(reason)}); }
+
+/// What the strings of one cache may take in all: entries may share a string in the file (the
+/// soname is its path's tail), but each copy costs memory, so a file cannot make more of them
+/// than a few times its own size.
+class StringBudget {
+ public:
+  explicit StringBudget(std::size_t file_size)
+      : m_left(std::min(k_ld_cache_max_string_bytes, k_ld_cache_string_ratio * file_size)), m_limit(m_left) {}
+
+  /// Takes `size` bytes; false once the budget is spent.
+  bool take(std::size_t size) {
+    if (size > m_left) return false;
+    m_left -= size;
+    return true;
+  }
+
+  Unexpected exceeded(std::size_t entry) const {
+    return Unexpected(LdCacheError{
+        LdCacheError::Kind::beyond_limits,
+        fmt::format("its strings take more than {} bytes at entry {} (at most {} times the file's size "
+                    "is read; a real cache's strings take less than its file)",
+                    m_limit, entry, k_ld_cache_string_ratio)});
+  }
+
+ private:
+  std::size_t m_left;
+  std::size_t m_limit;
+};
+
+/// The entry count, refused above the cap before anything is read.
+std::expected<void, LdCacheError> check_count(std::uint32_t nlibs) {
+  if (nlibs > k_ld_cache_max_entries) {
+    return Unexpected(LdCacheError{LdCacheError::Kind::beyond_limits,
+                                   fmt::format("{} entries (at most {} are read; real caches have a few thousand)", nlibs,
+                                               k_ld_cache_max_entries)});
+  }
+  return {};
+}
+
 /// The extension directory of a new-format cache (cache_extension_load in dl-cache.h): the
 /// generator string and the glibc-hwcaps subfolder names. Offsets are from the file start.
 /// A malformed directory is ignored, as the loader does (it then only loses hwcaps entries).
@@ -96,20 +138,22 @@ void read_extensions(std::string_view file, std::uint32_t extension_offset, LdCa
 /// Reads the new-format table that starts at `base` of `file` (0, or after the old table).
 /// String indices are relative to the start of that table (elf/cache.c: "the string table
 /// always begins at the beginning of the new cache struct").
-std::expected<void, std::string> read_new(std::string_view file, std::size_t base, LdCache& cache) {
+std::expected<void, LdCacheError> read_new(std::string_view file, std::size_t base, LdCache& cache) {
   std::string_view table = file.substr(base);
   if (table.size() < k_new_header_size) {
-    return std::unexpected("the new-format header is cut off");
+    return corrupt("the new-format header is cut off");
   }
   std::uint32_t nlibs = read_u32(table, 20);
   std::uint8_t flags = static_cast<std::uint8_t>(table[28]);
   std::uint32_t extension_offset = read_u32(table, 32);
   if ((flags & k_endian_mask) == k_endian_big) {
-    return std::unexpected("the cache was written for a big-endian host");
+    return corrupt("the cache was written for a big-endian host");
   }
   if ((table.size() - k_new_header_size) / k_new_entry_size < nlibs) {
-    return std::unexpected(fmt::format("{} entries do not fit in {} bytes", nlibs, table.size()));
+    return corrupt(fmt::format("{} entries do not fit in {} bytes", nlibs, table.size()));
   }
+  if (auto ok = check_count(nlibs); !ok) return ok;
+  StringBudget budget(file.size());
   std::vector<std::uint32_t> hwcaps_names;
   read_extensions(file, extension_offset, cache, hwcaps_names);
   cache.entries.reserve(nlibs);
@@ -120,8 +164,9 @@ std::expected<void, std::string> read_new(std::string_view file, std::size_t bas
     auto key = string_at(table, read_u32(table, at + 4));
     auto value = string_at(table, read_u32(table, at + 8));
     if (!key || !value) {
-      return std::unexpected(fmt::format("entry {} points outside the string table", i));
+      return corrupt(fmt::format("entry {} points outside the string table", i));
     }
+    if (!budget.take(key->size() + value->size())) return budget.exceeded(i);
     entry.key = std::move(*key);
     entry.value = std::move(*value);
     entry.hwcap = read_u64(table, at + 16);
@@ -131,6 +176,7 @@ std::expected<void, std::string> read_new(std::string_view file, std::size_t bas
       std::uint32_t index = static_cast<std::uint32_t>(entry.hwcap);
       if (index < hwcaps_names.size()) {
         entry.hwcaps_subdir = string_at(file, hwcaps_names[index]).value_or("");
+        if (!budget.take(entry.hwcaps_subdir.size())) return budget.exceeded(i);
       }
     }
     cache.entries.push_back(std::move(entry));
@@ -140,7 +186,8 @@ std::expected<void, std::string> read_new(std::string_view file, std::size_t bas
 
 /// Reads the old-format table at the start of `file`; strings are relative to the end of its
 /// entries (`&cache->libs[cache->nlibs]` in _dl_load_cache_lookup).
-std::expected<void, std::string> read_old(std::string_view file, std::uint32_t nlibs, LdCache& cache) {
+std::expected<void, LdCacheError> read_old(std::string_view file, std::uint32_t nlibs, LdCache& cache) {
+  StringBudget budget(file.size());
   std::string_view strings = file.substr(k_old_header_size + std::size_t{nlibs} * k_old_entry_size);
   cache.entries.reserve(nlibs);
   for (std::uint32_t i = 0; i < nlibs; ++i) {
@@ -150,8 +197,9 @@ std::expected<void, std::string> read_old(std::string_view file, std::uint32_t n
     auto key = string_at(strings, read_u32(file, at + 4));
     auto value = string_at(strings, read_u32(file, at + 8));
     if (!key || !value) {
-      return std::unexpected(fmt::format("entry {} points outside the string table", i));
+      return corrupt(fmt::format("entry {} points outside the string table", i));
     }
+    if (!budget.take(key->size() + value->size())) return budget.exceeded(i);
     entry.key = std::move(*key);
     entry.value = std::move(*value);
     // ldconfig -c compat repeats the last entry to keep the new table 8-byte aligned.
@@ -175,25 +223,25 @@ std::string_view to_string(LdCacheFormat format) {
   return "new";
 }
 
-std::expected<LdCache, std::string> parse_ld_cache(std::string_view bytes) {
+std::expected<LdCache, LdCacheError> parse_ld_cache(std::string_view bytes) {
   LdCache cache;
   if (bytes.starts_with(k_magic_new)) {
     cache.format = LdCacheFormat::new_only;
     auto ok = read_new(bytes, 0, cache);
     if (!ok) {
-      return std::unexpected(ok.error());
+      return std::unexpected(std::move(ok.error()));
     }
     return cache;
   }
   if (!bytes.starts_with(k_magic_old)) {
-    return std::unexpected("not an ld.so.cache file (no ld.so-1.7.0 or glibc-ld.so.cache1.1 magic)");
+    return corrupt("not an ld.so.cache file (no ld.so-1.7.0 or glibc-ld.so.cache1.1 magic)");
   }
   if (bytes.size() < k_old_header_size) {
-    return std::unexpected("the old-format header is cut off");
+    return corrupt("the old-format header is cut off");
   }
   std::uint32_t nlibs = read_u32(bytes, 12);
   if ((bytes.size() - k_old_header_size) / k_old_entry_size < nlibs) {
-    return std::unexpected(fmt::format("{} entries do not fit in {} bytes", nlibs, bytes.size()));
+    return corrupt(fmt::format("{} entries do not fit in {} bytes", nlibs, bytes.size()));
   }
   // The new table, when present, starts at the next aligned offset after the old entries
   // (ALIGN_CACHE in _dl_load_cache_lookup); the loader then uses it and ignores the old one.
@@ -203,11 +251,12 @@ std::expected<LdCache, std::string> parse_ld_cache(std::string_view bytes) {
     cache.format = LdCacheFormat::compat;
     auto ok = read_new(bytes, new_at, cache);
     if (!ok) {
-      return std::unexpected(ok.error());
+      return std::unexpected(std::move(ok.error()));
     }
     return cache;
   }
   cache.format = LdCacheFormat::old_only;
+  if (auto counted = check_count(nlibs); !counted) return std::unexpected(counted.error());
   auto ok = read_old(bytes, nlibs, cache);
   if (!ok) {
     return std::unexpected(ok.error());

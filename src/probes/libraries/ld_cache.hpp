@@ -36,9 +36,30 @@ struct LdCache {
   std::string generator;  ///< "ldconfig (Ubuntu GLIBC 2.39-0ubuntu8.9) stable release version 2.39", if recorded
 };
 
+/// Why a cache was not read.
+struct LdCacheError {
+  enum class Kind {
+    corrupt,       ///< not a cache the loader would use either (it then searches as without one)
+    beyond_limits  ///< well-formed, but larger than gpudoctor reads (the loader may still use it)
+  };
+  Kind kind = Kind::corrupt;
+  std::string reason;
+};
+
+/// Bounds on what one cache may cost, whatever its header claims. Real caches hold a few hundred
+/// to a few thousand entries (520 on the H200 host, 665 on Ubuntu 24.04 with build tools), and
+/// their strings take less than the file's size (ldconfig stores a soname as the tail of its
+/// path). A crafted 16 MiB file can point 700,000 entries at one 4 KiB string: copied per entry,
+/// 5.7 GB.
+inline constexpr std::size_t k_ld_cache_max_entries = std::size_t{1} << 18;  // 262,144
+inline constexpr std::size_t k_ld_cache_max_string_bytes = std::size_t{32} << 20;
+inline constexpr std::size_t k_ld_cache_string_ratio = 4;  // string bytes taken per byte of file
+
 /// Parses the bytes of an ld.so.cache file (little-endian hosts: x86_64, aarch64). Every offset
-/// and count is checked against the size; an error says what is wrong.
-std::expected<LdCache, std::string> parse_ld_cache(std::string_view bytes);
+/// and count is checked against the size, the entry count against k_ld_cache_max_entries, and
+/// the bytes of all strings taken against the smaller of k_ld_cache_max_string_bytes and
+/// k_ld_cache_string_ratio times the file's size; an error says what is wrong.
+std::expected<LdCache, LdCacheError> parse_ld_cache(std::string_view bytes);
 
 /// The flags the loader of `arch` (uname machine) accepts (_dl_cache_check_flags in
 /// sysdeps/unix/sysv/linux/<arch>/dl-cache.h); 0 for an architecture gpudoctor does not know.

@@ -23,6 +23,7 @@ constexpr std::string_view k_wsl_lib_dir = "/usr/lib/wsl/lib";             // WS
 constexpr std::size_t k_max_cache_bytes = 16 << 20;  // real caches are 50 KiB to a few MiB
 constexpr std::size_t k_max_scan_dirs = 64;           // folders listed for copies
 constexpr std::size_t k_max_names_per_dir = 64;       // libcuda*/libnvidia-ml*/libcudart* names in one folder
+constexpr std::size_t k_max_listed_entries = 64;      // lib.ldcache.entries: real caches have 2 to 10
 constexpr std::string_view k_src_search = "loader search: LD_PRELOAD, LD_LIBRARY_PATH, /etc/ld.so.cache, default folders";
 
 /// The libraries whose copies are listed; the first two are driver libraries (driver versions).
@@ -102,11 +103,22 @@ CacheRead read_cache(Host& host, FactSet& facts) {
     return out;
   }
   auto parsed = parse_ld_cache(*bytes);
+  bytes->clear();
+  bytes->shrink_to_fit();
+  if (!parsed && parsed.error().kind == LdCacheError::Kind::beyond_limits) {
+    // Well-formed as far as it was read, but more than gpudoctor reads: the loader may still use
+    // it, so what it would find is not known (never guessed from a part of the table).
+    out.problem = "larger than gpudoctor reads: " + parsed.error().reason;
+    for (auto name : {"lib.ldcache.readable", "lib.ldcache.format", "lib.ldcache.generator", "lib.ldcache.entries"}) {
+      facts.set_unknown(name, out.problem, src);
+    }
+    return out;
+  }
   if (!parsed) {
     // The loader ignores a cache it cannot parse, exactly like a missing one.
     facts.set("lib.ldcache.readable", false, src);
     for (auto name : {"lib.ldcache.format", "lib.ldcache.generator", "lib.ldcache.entries"}) {
-      facts.set_unknown(name, "not a valid cache: " + parsed.error(), src);
+      facts.set_unknown(name, "not a valid cache: " + parsed.error().reason, src);
     }
     return out;
   }
@@ -118,14 +130,19 @@ CacheRead read_cache(Host& host, FactSet& facts) {
     facts.set("lib.ldcache.generator", parsed->generator, src);
   }
   std::vector<std::string> entries;
+  std::size_t unlisted = 0;
   for (const LdCacheEntry& entry : parsed->entries) {
     for (const Library& lib : k_libraries) {
-      if (entry.key.starts_with(lib.stem)) {
-        std::string hwcaps = entry.hwcaps_subdir.empty() ? "" : ", hwcap: \"" + entry.hwcaps_subdir + "\"";
-        entries.push_back(fmt::format("{} ({}{}) => {}", entry.key, ld_cache_flags_text(entry.flags), hwcaps, entry.value));
+      if (!entry.key.starts_with(lib.stem)) continue;
+      if (entries.size() >= k_max_listed_entries) {
+        ++unlisted;
+        continue;
       }
+      std::string hwcaps = entry.hwcaps_subdir.empty() ? "" : ", hwcap: \"" + entry.hwcaps_subdir + "\"";
+      entries.push_back(fmt::format("{} ({}{}) => {}", entry.key, ld_cache_flags_text(entry.flags), hwcaps, entry.value));
     }
   }
+  if (unlisted > 0) entries.push_back(fmt::format("({} more entries for these libraries not listed)", unlisted));
   facts.set("lib.ldcache.entries", entries, src);
   out.cache = std::move(*parsed);
   return out;
@@ -329,11 +346,17 @@ void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
     if (unpredictable_entry_reason(entry).empty()) dirs.push_back({"LD_LIBRARY_PATH", entry});
   }
   if (inputs.cache) {
+    // Each folder once, and no more than are listed at all: a cache may name one folder for
+    // every entry, and each costs a path resolution.
+    std::set<std::string_view> cache_dirs;
     for (const LdCacheEntry& entry : inputs.cache->entries) {
+      if (cache_dirs.size() >= k_max_scan_dirs) break;
+      std::size_t slash = entry.value.rfind('/');
+      if (slash == std::string::npos || slash == 0) continue;
+      std::string_view dir = std::string_view(entry.value).substr(0, slash);
       for (const Library& lib : k_libraries) {
-        std::size_t slash = entry.value.rfind('/');
-        if (entry.key.starts_with(lib.stem) && slash != std::string::npos && slash > 0) {
-          dirs.push_back({"ld.so.cache", entry.value.substr(0, slash)});
+        if (entry.key.starts_with(lib.stem) && cache_dirs.insert(dir).second) {
+          dirs.push_back({"ld.so.cache", std::string(dir)});
         }
       }
     }

@@ -192,7 +192,7 @@ TEST_CASE("ld.so.cache: this machine's own cache reads like ldconfig -p", "[prob
 TEST_CASE("ld.so.cache: damaged files are errors, never crashes", "[probes][ld_cache]") {
   CHECK_FALSE(parse_ld_cache(""));
   CHECK_FALSE(parse_ld_cache("not a cache at all"));
-  CHECK_THAT(parse_ld_cache("ELF\x7f").error(), Catch::Contains("not an ld.so.cache"));
+  CHECK_THAT(parse_ld_cache("ELF\x7f").error().reason, Catch::Contains("not an ld.so.cache"));
   CHECK_FALSE(parse_ld_cache("glibc-ld.so.cache1.1"));  // header cut off
 }
 
@@ -215,7 +215,7 @@ TEST_CASE("ld.so.cache: real caches cut short or edited are errors, never crashe
     if (count_at) {
       std::uint32_t big = 0x10000000;
       std::memcpy(huge.data() + count_at, &big, 4);
-      CHECK_THAT(parse_ld_cache(huge).error(), Catch::Contains("do not fit"));
+      CHECK_THAT(parse_ld_cache(huge).error().reason, Catch::Contains("do not fit"));
     }
   }
   // A string offset outside the file.
@@ -224,11 +224,11 @@ TEST_CASE("ld.so.cache: real caches cut short or edited are errors, never crashe
   std::string bad = rc.bytes;
   std::uint32_t far = 0x7fffffff;
   std::memcpy(bad.data() + 48 + 8, &far, 4);  // the first entry's value index
-  CHECK_THAT(parse_ld_cache(bad).error(), Catch::Contains("outside the string table"));
+  CHECK_THAT(parse_ld_cache(bad).error().reason, Catch::Contains("outside the string table"));
   // A cache written for a big-endian host is refused, as the loader does.
   std::string big_endian = rc.bytes;
   big_endian[28] = 3;
-  CHECK_THAT(parse_ld_cache(big_endian).error(), Catch::Contains("big-endian"));
+  CHECK_THAT(parse_ld_cache(big_endian).error().reason, Catch::Contains("big-endian"));
 }
 
 TEST_CASE("ld.so.cache: flags as ldconfig -p prints them", "[probes][ld_cache]") {
