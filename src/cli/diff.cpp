@@ -1,7 +1,7 @@
 // `gpudoctor diff A B`: what differs between two nodes. A and B are --json reports (compared as
 // they were made, with or without their capture) or captures (replayed first, with this
-// gpudoctor's rules, through the replay pipeline). Read through sys/input_files (bounded,
-// regular files only); the comparison is fleet/report_diff.
+// gpudoctor's rules, through the replay pipeline). Read through sys/input_files (bounded
+// JSON, regular files only); the comparison is fleet/report_diff.
 #include <cstdio>
 
 #include "cli/commands.hpp"
@@ -16,16 +16,16 @@
 namespace gd {
 namespace {
 
-constexpr std::size_t k_max_input_bytes = 256u << 20;  // as replay's: a report with a large capture
-
 void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
 
 Result<DiffSide> load_side(const std::string& path, const Options& options, const std::vector<Rule>& rules) {
-  auto text = read_whole_input(path, k_max_input_bytes);
-  if (!text) return fail(text.error(), path);
-  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  text->clear();
-  if (json.is_discarded()) return fail("not valid JSON (a gpudoctor --json report or capture was expected)", path);
+  // Read in chunks within sys/input_files' JSON bounds, as replay reads a capture.
+  auto parsed = read_json_input(path);
+  if (!parsed) {
+    std::string hint = parsed.error().starts_with("not valid JSON") ? "; a gpudoctor --json report or capture was expected" : "";
+    return fail(parsed.error() + hint, path);
+  }
+  nlohmann::json json = std::move(*parsed);
   if (json.is_object() && json.value("format", "") == "gpudoctor-capture") {
     Options replay_options = options;
     replay_options.capture = false;  // the diff needs the report, not a second copy of the capture

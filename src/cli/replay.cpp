@@ -3,29 +3,26 @@
 #include "core/exit_code.hpp"
 #include "sys/capture.hpp"
 #include "sys/replay_host.hpp"
-#include "cli/input_file.hpp"
+#include "sys/input_files.hpp"
 #include "cli/replay.hpp"
 
 namespace gd {
 namespace {
-
-constexpr std::size_t k_max_capture_bytes = 256u << 20;
 
 void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
 
 }  // namespace
 
 int run_replay(const std::string& file, const Options& options, const std::vector<Rule>& rules) {
-  auto text = read_input_file(file, k_max_capture_bytes);
-  if (!text) {
-    print_error(text.error().describe());
+  // Read in chunks within sys/input_files' JSON bounds: a hostile file is refused at the first
+  // bound it passes (depth, values, string bytes, size), before it costs memory.
+  auto parsed = read_json_input(file);
+  if (!parsed) {
+    std::string hint = parsed.error().starts_with("not valid JSON") ? "; a gpudoctor capture or --json report was expected" : "";
+    print_error(file + ": " + parsed.error() + hint);
     return static_cast<int>(ExitCode::usage_error);
   }
-  nlohmann::json json = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    print_error(file + ": not valid JSON (a gpudoctor capture or --json report was expected)");
-    return static_cast<int>(ExitCode::usage_error);
-  }
+  nlohmann::json json = std::move(*parsed);
   // A --json report carries its capture under "capture"; a capture file is one itself.
   if (json.is_object() && json.contains("schema_version") && !json.contains("capture")) {
     print_error(file + ": this report was made with --no-capture, so it cannot be replayed");

@@ -268,6 +268,12 @@ std::expected<std::string, std::string> read_whole_input(std::string_view path, 
   return content;
 }
 
+std::expected<nlohmann::json, std::string> read_json_input(std::string_view path, const JsonBounds& bounds) {
+  auto stream = InputStream::open_file(path);
+  if (!stream) return std::unexpected(stream.error());
+  return parse_bounded_json([&](std::span<char> buffer) { return stream->read(buffer); }, bounds);
+}
+
 void walk_input_folder(std::string_view folder, std::span<const std::string_view> suffixes, const InputFileSink& on_file,
                        const std::function<void(const std::string&, const std::string&)>& on_problem) {
   WalkTop top;

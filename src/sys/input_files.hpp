@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/bounded_json.hpp"
+
 namespace gd {
 
 /// What a path on the command line is.
@@ -53,6 +55,12 @@ class InputStream {
 
 /// Reads a whole regular file of at most `max_bytes` (a report or capture for `diff`).
 std::expected<std::string, std::string> read_whole_input(std::string_view path, std::size_t max_bytes);
+
+/// The JSON document in a regular file (a capture for `replay`, a report or capture for `diff`),
+/// read in chunks and parsed within `bounds` (util/bounded_json): the text is never held whole
+/// and a hostile file is refused at the first bound it passes. Errors are one line without the
+/// path ("not valid JSON at byte 12 (last read: '...')", "a FIFO, not a regular file").
+std::expected<nlohmann::json, std::string> read_json_input(std::string_view path, const JsonBounds& bounds = {});
 
 /// Gets each input file a folder walk finds: its path, and the file opened or why it cannot be.
 using InputFileSink = std::function<void(const std::string&, std::expected<InputStream, std::string>)>;

@@ -1,4 +1,4 @@
-// Captures and --json reports given to `replay`: parsed, then every probe runs on the replayed
+// Captures and --json reports given to `replay`: parsed within bounds, then every probe runs on the replayed
 // host, every rule is evaluated and the overview built, as `gpudoctor replay FILE` does.
 #include <nlohmann/json.hpp>
 
@@ -9,10 +9,20 @@
 #include "rules/evaluator.hpp"
 #include "sys/capture.hpp"
 #include "sys/replay_host.hpp"
+#include "util/bounded_json.hpp"
 
 GD_FUZZ_TEXT({
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return 0;
+  // Through the bounded reader replay and diff use (sys/input_files: read_json_input), with
+  // bounds small enough that the fuzzer reaches each of them.
+  gd::JsonBounds bounds;
+  bounds.max_depth = 16;
+  bounds.max_items = 8000;      // the seeds: at most 1,284 values, 12 KB of strings, 7 levels
+  bounds.max_string_bytes = 32u << 10;
+  bounds.max_one_string = 16u << 10;
+  bounds.max_one_literal = 64;
+  auto parsed = gd::parse_bounded_json(text, bounds);
+  if (!parsed) return 0;
+  const nlohmann::json& json = *parsed;
   const nlohmann::json& capture_json = json.is_object() && json.contains("capture") ? json["capture"] : json;
   auto capture = gd::capture_from_json(capture_json, "fuzz.json");
   if (!capture) return 0;
