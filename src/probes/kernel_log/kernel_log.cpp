@@ -109,7 +109,8 @@ KernelLog assess_syslog(Host& host, std::string_view path, const std::vector<Sys
     return log;
   }
   log.trust = kern_only && !recorded ? "trusted: only the logging daemon writes it, and it takes kern.* only"
-                                     : "trusted: only the logging daemon writes it, and each line's <PRI> says kern";
+              : recorded             ? "trusted: only the logging daemon writes it, and each line's <PRI> says kern"
+                                     : "trusted: only the logging daemon writes it, and no line in it is the kernel's";
   if (user_space > 0) {
     log.trust += fmt::format(" ({} 'kernel:' line(s) of another facility left out)", user_space);
   }

@@ -192,6 +192,17 @@ TEST_CASE("kernel log probe: a file others can write is not believed, whatever i
   check_untrusted(probe(c), "/var/log/syslog is owned by uid 1000, not root or the syslog user");
 }
 
+TEST_CASE("kernel log probe: a mixed file without kernel lines is clean, not untrusted", "[probes][kernel_log]") {
+  Capture c;
+  c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
+  c.paths["/var/log/syslog"].read = std::string("2026-12-02T04:51:04.799624+00:00 vm systemd[1]: Started cron.service.\n");
+  FactSet facts = probe(c);
+  CHECK(facts.get_bool("klog.readable") == true);
+  CHECK(list(facts, "klog.xid_codes").empty());
+  CHECK(facts.get_string("klog.source_trust") ==
+        "trusted: only the logging daemon writes it, and no line in it is the kernel's");
+}
+
 TEST_CASE("kernel log probe: a trusted file after an untrusted one is used", "[probes][kernel_log]") {
   Capture c;
   c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
