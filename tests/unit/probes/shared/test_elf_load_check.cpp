@@ -2,6 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "ldconfig_tree.hpp"
@@ -28,11 +31,39 @@ gd::LoadCheck check(const std::string& bytes, gd::ElfIdent native = k_x86_64, bo
 }
 
 /// The fake libcuda the build links with the host's compiler: a real glibc shared library
-/// (10 program headers, 32 sections, its loadable segments end at byte 12700 of 18440).
+/// (10 program headers, about 32 sections). Where its segments and section headers end depends
+/// on the fake's code and the compiler, so the expectations are read from its own headers.
 std::string built_library() {
   std::string bytes = gd::test::read_whole(GD_TEST_FAKES_DIR "/libcuda.so.1");
-  REQUIRE(bytes.size() > 12700);
+  REQUIRE(bytes.size() > 4096);
   return bytes;
+}
+
+template <typename T>
+T field(const std::string& bytes, std::size_t at) {
+  T value{};
+  REQUIRE(at + sizeof value <= bytes.size());
+  std::memcpy(&value, bytes.data() + at, sizeof value);
+  return value;
+}
+
+/// Where the last PT_LOAD segment's file bytes end (ELF64, little-endian: the build machine's).
+std::size_t segments_end(const std::string& lib) {
+  auto phoff = field<std::uint64_t>(lib, 32);
+  auto phentsize = field<std::uint16_t>(lib, 54);
+  auto phnum = field<std::uint16_t>(lib, 56);
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < phnum; ++i) {
+    std::size_t at = phoff + i * phentsize;
+    if (field<std::uint32_t>(lib, at) != 1) continue;  // PT_LOAD
+    end = std::max<std::size_t>(end, field<std::uint64_t>(lib, at + 8) + field<std::uint64_t>(lib, at + 32));
+  }
+  return end;
+}
+
+/// Where the section header table ends.
+std::size_t section_headers_end(const std::string& lib) {
+  return field<std::uint64_t>(lib, 40) + std::size_t{field<std::uint16_t>(lib, 58)} * field<std::uint16_t>(lib, 60);
 }
 
 }  // namespace
@@ -87,20 +118,25 @@ TEST_CASE("elf load check: truncated copies", "[probes][elf_load_check]") {
   auto headers = check(lib.substr(0, 300));
   CHECK(headers.problem == LoadProblem::program_headers_cut);
   CHECK(headers.text.find("program headers end at byte 624") != std::string::npos);
+  const std::size_t segments_at = segments_end(lib);
+  const std::size_t sections_at = section_headers_end(lib);
+  REQUIRE(segments_at > 1024);
+  REQUIRE(sections_at > segments_at);  // the section headers follow the segments, as ld puts them
   // Cut inside the segments: mapped past the end of the file, SIGBUS (measured: dlopen dies with 135).
-  auto segments = check(lib.substr(0, 9000));
+  auto segments = check(lib.substr(0, segments_at - 512));
   CHECK(segments.problem == LoadProblem::segments_cut);
-  CHECK(segments.text.find("segments end at byte 12700") != std::string::npos);
+  CHECK(segments.text.find("segments end at byte " + std::to_string(segments_at)) != std::string::npos);
   CHECK(gd::loader_takes(LoadProblem::segments_cut) == gd::LoaderTakes::fails);
   // Without the program headers read (a capture that lacks them) the cut shows in the section headers.
-  auto unread = check(lib.substr(0, 9000), k_x86_64, false);
+  auto unread = check(lib.substr(0, segments_at - 512), k_x86_64, false);
   CHECK(unread.problem == LoadProblem::sections_cut);
   CHECK(unread.text.find("its segments were not checked") != std::string::npos);
   // Cut after the segments: only the section headers are gone, the loader still maps it.
-  auto sections = check(lib.substr(0, 14000));
+  auto sections = check(lib.substr(0, segments_at + (sections_at - segments_at) / 2));
   CHECK(sections.problem == LoadProblem::sections_cut);
-  CHECK(sections.text == "truncated: its section headers end at byte 18440, past the end of the file (a copy cut short; its "
-                         "segments are whole, so the loader may still map it)");
+  CHECK(sections.text == "truncated: its section headers end at byte " + std::to_string(sections_at) +
+                             ", past the end of the file (a copy cut short; its "
+                             "segments are whole, so the loader may still map it)");
   CHECK(gd::loader_takes(LoadProblem::sections_cut) == gd::LoaderTakes::maps);
 }
 
@@ -126,7 +162,7 @@ TEST_CASE("elf load check: through the host, a folder, an empty and a cut file",
   std::string lib = built_library();
   tree.file("/lib/good/libcuda.so.1", lib);
   tree.file("/lib/empty/libcuda.so.1", "");
-  tree.file("/lib/cut/libcuda.so.1", lib.substr(0, 9000));
+  tree.file("/lib/cut/libcuda.so.1", lib.substr(0, segments_end(lib) - 512));
   tree.dir("/lib/folder/libcuda.so.1");
   gd::RealHost host(tree.root(), {});
   auto inspect = [&](const std::string& path) { return gd::inspect_library_file(host, path, "libcuda.so", true, "x86_64"); };
