@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -154,7 +155,9 @@ double unix_now() {
 
 bool print_report(const Report& unscrubbed, const Options& options) {
   // Every format below prints this copy: no token a host file or a capture held leaves the process.
-  const Report report = scrub_report_secrets(unscrubbed);
+  std::optional<Report> scrubbed;
+  if (report_holds_secrets(unscrubbed)) scrubbed = scrub_report_secrets(unscrubbed);
+  const Report& report = scrubbed ? *scrubbed : unscrubbed;
   std::string text;
   Redactor redactor = Redactor::for_facts(report.facts);
   if (report.capture) redactor.add_accounts(*report.capture);  // people's names in /etc/passwd and group

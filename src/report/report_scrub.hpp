@@ -16,4 +16,8 @@ namespace gd {
 /// facts' values, reasons and sources, the capture) through scrub_known_secrets.
 Report scrub_report_secrets(const Report& report);
 
+/// Whether scrub_report_secrets would change anything: a read-only pass, so that the usual
+/// report (nothing to scrub) is printed as it is, without a copy of it and its capture.
+bool report_holds_secrets(const Report& report);
+
 }  // namespace gd

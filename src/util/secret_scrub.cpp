@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cctype>
+#include <tuple>
+#include <utility>
 
 namespace gd {
 namespace {
@@ -61,10 +63,9 @@ bool secret_run(std::string_view run, bool generic) {
   return false;
 }
 
-/// The password of scheme://user:password@host, replaced.
-std::string scrub_url_passwords(std::string_view value) {
-  std::string out;
-  std::size_t pos = 0;
+/// Where the password of the first scheme://user:password@host at or after `pos` starts (its
+/// colon) and ends (its '@'), or npos: the one test both the check and the scrub use.
+std::pair<std::size_t, std::size_t> next_url_password(std::string_view value, std::size_t pos) {
   while (pos < value.size()) {
     std::size_t scheme = value.find("://", pos);
     if (scheme == std::string_view::npos) break;
@@ -77,19 +78,46 @@ std::string scrub_url_passwords(std::string_view value) {
     std::size_t blank = value.find_first_of(" \t\r\n", start);
     if (at != std::string_view::npos && colon != std::string_view::npos && colon < at &&
         (slash == std::string_view::npos || at < slash) && (blank == std::string_view::npos || at < blank)) {
-      out.append(value.substr(pos, colon + 1 - pos));
-      out.append(k_redacted_secret);
-      pos = at;
+      return {colon, at};
+    }
+    pos = start;
+  }
+  return {std::string_view::npos, std::string_view::npos};
+}
+
+/// Whether `value` holds anything scrub() would replace, without building a copy: nearly every
+/// string of a report holds nothing, and a report's capture has tens of thousands of them.
+bool holds(std::string_view value, bool generic) {
+  if (next_url_password(value, 0).first != std::string_view::npos) return true;
+  std::size_t i = 0;
+  while (i < value.size()) {
+    if (!token_char(value[i])) {
+      ++i;
       continue;
     }
-    out.append(value.substr(pos, start - pos));
-    pos = start;
+    std::size_t start = i;
+    while (i < value.size() && token_char(value[i])) ++i;
+    if (secret_run(value.substr(start, i - start), generic)) return true;
+  }
+  return false;
+}
+
+/// The password of scheme://user:password@host, replaced.
+std::string scrub_url_passwords(std::string_view value) {
+  std::string out;
+  std::size_t pos = 0;
+  for (auto [colon, at] = next_url_password(value, 0); colon != std::string_view::npos;
+       std::tie(colon, at) = next_url_password(value, pos)) {
+    out.append(value.substr(pos, colon + 1 - pos));
+    out.append(k_redacted_secret);
+    pos = at;
   }
   out.append(value.substr(pos));
   return out;
 }
 
 std::string scrub(std::string_view input, bool generic) {
+  if (!holds(input, generic)) return std::string(input);
   std::string value = scrub_url_passwords(input);
   std::string out;
   std::size_t i = 0;
@@ -115,5 +143,7 @@ std::string scrub(std::string_view input, bool generic) {
 std::string scrub_secrets(std::string_view value) { return scrub(value, /*generic=*/true); }
 
 std::string scrub_known_secrets(std::string_view value) { return scrub(value, /*generic=*/false); }
+
+bool holds_known_secret(std::string_view value) { return holds(value, /*generic=*/false); }
 
 }  // namespace gd

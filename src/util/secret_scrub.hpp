@@ -25,4 +25,7 @@ std::string scrub_secrets(std::string_view value);
 /// and a rule answer or a diff must not change because two such values both became <secret>.
 std::string scrub_known_secrets(std::string_view value);
 
+/// Whether scrub_known_secrets would change `value` (a check that copies nothing).
+bool holds_known_secret(std::string_view value);
+
 }  // namespace gd
