@@ -6,6 +6,7 @@
 #include <iterator>
 #include <vector>
 
+#include "util/secret_scrub.hpp"
 #include "util/terminal_text.hpp"
 
 namespace gd {
@@ -174,8 +175,10 @@ class BoundedSax : public nlohmann::json_sax<json> {
 
   bool parse_error(std::size_t position, const std::string& last_token, const nlohmann::detail::exception&) override {
     // The token is quoted to help find the fault, and the file may be anything: a few bytes of
-    // it, escaped for a terminal (nlohmann already shows control bytes as <U+0000>).
-    std::string token = last_token.size() > k_max_token_shown ? last_token.substr(0, k_max_token_shown) + "..." : last_token;
+    // it, escaped for a terminal (nlohmann already shows control bytes as <U+0000>), and a
+    // token of a documented shape removed while it is whole, before the cut.
+    std::string whole = scrub_known_secrets(last_token);
+    std::string token = whole.size() > k_max_token_shown ? whole.substr(0, k_max_token_shown) + "..." : whole;
     stop(fmt::format("not valid JSON at byte {} (last read: '{}')", position, terminal_safe(token)));
     return false;
   }

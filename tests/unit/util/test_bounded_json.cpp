@@ -89,6 +89,11 @@ TEST_CASE("bounded JSON: invalid JSON names the byte and the last token, escaped
   // A bidi override in a bare word: escaped by the terminal sanitizer.
   std::string bidi = refusal("[x\xe2\x80\xae]");
   CHECK(bidi.find("\xe2\x80\xae") == std::string::npos);
+  // A token in the string the parse stopped in never reaches stderr, whole or cut.
+  const std::string token = "hf_" + std::string(34, 'Q');
+  std::string secret = refusal("[\"" + token + "\x01\"]");
+  CHECK(secret.find("QQQQQQQQ") == std::string::npos);
+  CHECK(secret.find("<secret>") != std::string::npos);
 }
 
 TEST_CASE("bounded JSON: a read error ends the parse with its reason", "[util][bounded_json]") {
