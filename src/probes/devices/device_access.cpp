@@ -1,9 +1,6 @@
 #include "probes/devices/device_access.hpp"
 
 #include <algorithm>
-#include <charconv>
-
-#include <fmt/format.h>
 
 namespace gd {
 
@@ -22,33 +19,5 @@ bool mode_grants_rw(const FileStat& node, const Identity& user) {
   }
   return (bits & 06) == 06;
 }
-
-std::optional<std::string> group_name(std::string_view etc_group, std::uint32_t gid) {
-  // group(5): name:password:GID:members, one group per line.
-  std::size_t pos = 0;
-  while (pos < etc_group.size()) {
-    std::size_t end = etc_group.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = etc_group.size();
-    }
-    std::string_view line = etc_group.substr(pos, end - pos);
-    pos = end + 1;
-    std::size_t first = line.find(':');
-    std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
-    std::size_t third = second == std::string_view::npos ? second : line.find(':', second + 1);
-    if (third == std::string_view::npos) {
-      continue;
-    }
-    std::string_view number = line.substr(second + 1, third - second - 1);
-    std::uint32_t value = 0;
-    auto [ptr, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (error == std::errc() && ptr == number.data() + number.size() && value == gid && first > 0) {
-      return std::string(line.substr(0, first));
-    }
-  }
-  return std::nullopt;
-}
-
-std::string octal_mode(std::uint32_t mode) { return fmt::format("{:04o}", mode & 07777); }
 
 }  // namespace gd

@@ -6,6 +6,7 @@
 
 #include "core/fact_catalog.hpp"
 #include "probes/devices/device_access.hpp"
+#include "probes/shared/account_files.hpp"
 #include "probes/devices/driver_gpus.hpp"
 #include "probes/devices/proc_devices.hpp"
 #include "util/errno_names.hpp"
@@ -170,7 +171,7 @@ std::string eacces_line(Host& host, const Checked& node, std::optional<std::stri
     etc_group = text ? *text : std::string();
   }
   std::string group;
-  if (auto name = group_name(*etc_group, st.gid)) {
+  if (auto name = account_name(*etc_group, st.gid)) {
     group = " (group " + *name + ")";
   }
   std::string verdict = mode_grants_rw(st, user)

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 
+#include "probes/shared/account_files.hpp"
 #include "util/errno_names.hpp"
-#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -15,32 +14,11 @@ constexpr std::size_t k_max_accounts_file = 1024 * 1024;
 constexpr std::uint32_t k_group_write = 0020;
 constexpr std::uint32_t k_other_write = 0002;
 
-std::optional<std::uint32_t> number(std::string_view text) {
-  std::uint32_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
+/// "uid 1000 (alice)", or "uid 1000" where the account file does not name it.
+std::string named(std::string_view etc_file, std::uint32_t id, std::string_view kind) {
+  auto name = account_name(etc_file, id);
+  return name ? fmt::format("{} {} ({})", kind, id, *name) : fmt::format("{} {}", kind, id);
 }
-
-/// The id (third field) of the entry named `name` in /etc/passwd or /etc/group text.
-std::optional<std::uint32_t> id_of(std::string_view text, std::string_view name) {
-  for (std::string_view line : split_nonempty_lines(text)) {
-    std::vector<std::string_view> fields = split_fields(line, ':');
-    if (fields.size() >= 3 && fields[0] == name) return number(fields[2]);
-  }
-  return std::nullopt;
-}
-
-/// The name of the entry whose id is `id`, for a reason ("uid 1000 (alice)").
-std::string named(std::string_view text, std::uint32_t id, std::string_view kind) {
-  for (std::string_view line : split_nonempty_lines(text)) {
-    std::vector<std::string_view> fields = split_fields(line, ':');
-    if (fields.size() >= 3 && number(fields[2]) == id) return fmt::format("{} {} ({})", kind, id, fields[0]);
-  }
-  return fmt::format("{} {}", kind, id);
-}
-
-std::string octal(std::uint32_t mode) { return fmt::format("{:04o}", mode & 07777); }
 
 /// "/var/log/kern.log" → "/var/log", "/var", "/".
 std::vector<std::string> folders_above(std::string_view path) {
@@ -58,12 +36,12 @@ std::vector<std::string> folders_above(std::string_view path) {
 
 LogAccounts log_accounts(std::string_view etc_passwd, std::string_view etc_group) {
   LogAccounts accounts;
-  accounts.syslog_uid = id_of(etc_passwd, "syslog");
+  accounts.syslog_uid = account_id(etc_passwd, "syslog");
   accounts.log_gids.push_back(0);
   // Debian and Ubuntu give log files to group adm ($FileGroup adm in /etc/rsyslog.conf); Ubuntu
   // gives /var/log to group syslog.
   for (std::string_view group : {"adm", "syslog"}) {
-    if (auto gid = id_of(etc_group, group)) accounts.log_gids.push_back(*gid);
+    if (auto gid = account_id(etc_group, group)) accounts.log_gids.push_back(*gid);
   }
   accounts.etc_passwd = std::string(etc_passwd);
   accounts.etc_group = std::string(etc_group);
@@ -72,7 +50,7 @@ LogAccounts log_accounts(std::string_view etc_passwd, std::string_view etc_group
 
 std::optional<std::string> writable_by_others(std::string_view path, const FileStat& st, const LogAccounts& accounts) {
   if (st.mode & k_other_write) {
-    return fmt::format("{} is world-writable (mode {})", path, octal(st.mode));
+    return fmt::format("{} is world-writable (mode {})", path, octal_mode(st.mode));
   }
   if (st.uid != 0 && st.uid != accounts.syslog_uid) {
     return fmt::format("{} is owned by {}, not root or the syslog user", path, named(accounts.etc_passwd, st.uid, "uid"));
@@ -80,7 +58,7 @@ std::optional<std::string> writable_by_others(std::string_view path, const FileS
   if ((st.mode & k_group_write) &&
       std::find(accounts.log_gids.begin(), accounts.log_gids.end(), st.gid) == accounts.log_gids.end()) {
     return fmt::format("{} is group-writable by {} (mode {})", path, named(accounts.etc_group, st.gid, "gid"),
-                       octal(st.mode));
+                       octal_mode(st.mode));
   }
   return std::nullopt;
 }

@@ -1,4 +1,5 @@
 #include "probes/devices/device_access.hpp"
+#include "probes/shared/account_files.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -39,11 +40,17 @@ TEST_CASE("device access: owner, group, other bits", "[probes][device_access]") 
 
 TEST_CASE("device access: group names from /etc/group", "[probes][device_access]") {
   constexpr std::string_view k_group = "root:x:0:\nvideo:x:44:alice,bob\nrender:x:109:\nbroken\n";
-  CHECK(gd::group_name(k_group, 44) == "video");
-  CHECK(gd::group_name(k_group, 109) == "render");
-  CHECK(gd::group_name(k_group, 0) == "root");
-  CHECK_FALSE(gd::group_name(k_group, 4));
-  CHECK_FALSE(gd::group_name("", 44));
+  CHECK(gd::account_name(k_group, 44) == "video");
+  CHECK(gd::account_name(k_group, 109) == "render");
+  CHECK(gd::account_name(k_group, 0) == "root");
+  CHECK_FALSE(gd::account_name(k_group, 4));
+  CHECK_FALSE(gd::account_name("", 44));
+  // The same files the other way, and passwd(5) lines, whose id is also the third field.
+  CHECK(gd::account_id(k_group, "render") == 109u);
+  CHECK_FALSE(gd::account_id(k_group, "broken"));
+  CHECK_FALSE(gd::account_id("syslog:x:10x4:1::/:/bin/false\n", "syslog"));
+  CHECK(gd::account_id("syslog:x:104:111::/home/syslog:/usr/sbin/nologin\n", "syslog") == 104u);
+  CHECK(gd::account_name("syslog:x:104:111::/home/syslog:/usr/sbin/nologin\n", 104) == "syslog");
   CHECK(gd::octal_mode(0666) == "0666");
   CHECK(gd::octal_mode(0100660) == "0660");
 }

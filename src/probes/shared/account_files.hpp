@@ -1,0 +1,22 @@
+#pragma once
+// /etc/passwd and /etc/group as the probes need them: the name an id has, the id a name has
+// (both files put the name first and the id third: passwd(5), group(5)), and permission bits
+// as ls shows them. Used for device nodes (the group to join) and log files (who can write).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gd {
+
+/// The name /etc/passwd or /etc/group text gives to `id` ("video" for 44), if it lists it.
+std::optional<std::string> account_name(std::string_view etc_file, std::uint32_t id);
+
+/// The id of the entry named `name`, if the text lists it with a valid number.
+std::optional<std::uint32_t> account_id(std::string_view etc_file, std::string_view name);
+
+/// "0660" for the permission bits.
+std::string octal_mode(std::uint32_t mode);
+
+}  // namespace gd
