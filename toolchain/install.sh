@@ -56,6 +56,15 @@ if [ -n "$missing" ]; then
   apt-get install -y -q --no-install-recommends $missing >/dev/null
 fi
 
+# Two Debian 12 packages whose files the musl host capture is built from (musl's loader, BusyBox),
+# pinned by sha256 in tests/hosts/make_musl_capture.py, which test_generators reruns: fetched here
+# into $CACHE_ROOT/debs so that no test depends on a step run by hand (issue 25).
+if ! python3 "$(dirname "$0")/../tests/hosts/make_musl_capture.py" --fetch-only >/dev/null 2>&1; then
+  [ "$(id -u)" = 0 ] && { apt-get update -q >/dev/null 2>&1 || true; }
+  python3 "$(dirname "$0")/../tests/hosts/make_musl_capture.py" --fetch-only >/dev/null \
+    || die "could not fetch the musl host capture's Debian packages (tests/hosts/make_musl_capture.py --fetch-only)"
+fi
+
 if [ -f "$STAMP" ]; then exit 0; fi
 
 mkdir -p "$CACHE_ROOT"

@@ -4,7 +4,7 @@
 # exactly the committed files, byte for byte. A capture made by running gpudoctor (the kmod
 # scenarios, the musl host) is current only if this binary's probes read what it holds: a probe
 # that reads something new fails here until the generator is rerun (and the rule host cases built
-# on that capture are checked again: /work/gdtest.sh '[hosts]').
+# on that capture are checked again: build/tests/gpudoctor_tests '[hosts]').
 source "$(dirname "$0")/lib.sh"
 
 command -v python3 >/dev/null || { echo "SKIP: no python3 to run the generators"; exit 125; }

@@ -22,7 +22,7 @@ what Debian 12's ldconfig (glibc 2.36, the machine that made the first captures)
 (no ldconfig); the module parameters come from the committed H200 container capture. So the
 captures are current exactly when a rerun rewrites them unchanged, which
 tests/e2e/test_generators.sh checks (the probes read something new: rerun this script, and check
-the rule host cases built on these captures, /work/gdtest.sh '[hosts]').
+the rule host cases built on these captures, build/tests/gpudoctor_tests '[hosts]').
 
 Run when the scenarios or the probes change: python3 tests/hosts/make_kmod_scenarios.py <build>/gpudoctor
 [--out DIR] (needs root for mknod; --out DIR writes DIR/tests/hosts/... instead of the repository).

@@ -33,6 +33,7 @@ with apt-get download when missing. tests/e2e/test_generators.sh checks that a r
 capture unchanged.
 
   python3 tests/hosts/make_musl_capture.py <build>/gpudoctor [--out DIR] [--no-download]
+  python3 tests/hosts/make_musl_capture.py --fetch-only   (toolchain/install.sh: the packages only)
 
 Needs root (mknod, chroot). Exits 125 with the reason when it cannot run here (not root, the
 packages missing with --no-download).
@@ -116,7 +117,7 @@ def packages(download):
         path = os.path.join(folder, name)
         if not os.path.exists(path):
             if not download:
-                cannot_run("no %s (run this script once by hand: it fetches it with apt-get download)" % path)
+                cannot_run("no %s (toolchain/install.sh fetches it; so does this script without --no-download)" % path)
             os.makedirs(folder, exist_ok=True)
             subprocess.run(["apt-get", "download", spec], cwd=folder, check=True)
         with open(path, "rb") as f:
@@ -237,6 +238,9 @@ def capture_of(gpudoctor, musl, busybox, base):
 
 def main():
     args = sys.argv[1:]
+    if args == ["--fetch-only"]:  # toolchain/install.sh: fetch and verify the packages, nothing else
+        packages(download=True)
+        return
     download = "--no-download" not in args
     args = [a for a in args if a != "--no-download"]
     out = HERE
