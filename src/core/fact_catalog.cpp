@@ -1,11 +1,10 @@
 #include "core/fact_catalog.hpp"
 
-#include "core/catalog/sections.hpp"
+#include "core/all_layers.hpp"
 
 #include "util/spelling.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <string>
 #include <unordered_map>
@@ -14,19 +13,15 @@
 namespace gd {
 namespace {
 
-// The sections, in catalogue order (core/catalog/*.cpp).
-constexpr std::span<const FactSpec> (*k_sections[])() = {
-    catalog::host_facts,    catalog::pci_facts,       catalog::driver_facts,  catalog::firmware_facts,
-    catalog::device_facts,  catalog::container_facts, catalog::library_facts, catalog::system_facts,
-    catalog::kernel_log_facts, catalog::cuda_facts, catalog::python_facts, catalog::toolkit_facts,
-};
-
 const std::vector<FactSpec>& all_specs() {
   static const std::vector<FactSpec> specs = [] {
     std::vector<FactSpec> out;
-    for (auto section : k_sections) {
-      auto facts = section();
-      out.insert(out.end(), facts.begin(), facts.end());
+    // Each layer's sections, in the layers' order (core/all_layers.hpp).
+    for (const Layer& layer : all_layers()) {
+      for (CatalogSection section : layer.sections) {
+        auto facts = section();
+        out.insert(out.end(), facts.begin(), facts.end());
+      }
     }
     return out;
   }();

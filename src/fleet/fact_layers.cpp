@@ -1,56 +1,26 @@
 #include "fleet/fact_layers.hpp"
 
 #include <algorithm>
+#include <vector>
+
+#include "core/all_layers.hpp"
 
 namespace gd {
 namespace {
 
-// The overview's lines in its order (report/areas/area_support.cpp, build_area_lines), then the
-// facts no line shows (system) and names this version does not know (other).
-constexpr DiffLayer k_layers[] = {
-    {"pci", "NVIDIA GPUs (PCI)"},        {"driver", "NVIDIA kernel module"},  {"devices", "Device nodes"},
-    {"container", "Container / VM"},     {"libraries", "Driver libraries"},   {"cuda", "CUDA driver (libcuda)"},
-    {"nvml", "NVML (libnvidia-ml)"},     {"kernel-log", "Kernel log"},        {"python", "Python / PyTorch"},
-    {"toolkit", "CUDA toolkit (nvcc)"},  {"environment", "Environment"},      {"system", "System"},
-    {"other", "Other"},
-};
-
-struct Prefix {
-  std::string_view prefix;
-  std::string_view layer;
-};
-// Fact name prefixes (the catalogue's sections, core/catalog/) → layer. The first match wins,
-// so the longer env.nvidia_ comes before env.
-constexpr Prefix k_prefixes[] = {
-    {"pci.", "pci"},                   // PCI functions, the GPU table
-    {"target.gpu", "pci"},             // a pre-flight's target GPU, in place of the PCI bus
-    {"target.driver", "driver"},       // and its target driver, in place of the module
-    {"target.image_config", "container"},  // the image's configuration: its variables
-    {"kmod.", "driver"},               // the kernel module and its files
-    {"modprobe.", "driver"},           // module options and blacklists
-    {"secureboot.", "driver"},         // module signing
-    {"firmware.", "driver"},           // GSP firmware the module loads
-    {"dev.", "devices"},               // /dev/nvidia* nodes
-    {"proc.devices.", "devices"},      // the majors in /proc/devices
-    {"cgroup.", "container"},          // device cgroup
-    {"container.", "container"},       // container runtime and its variables
-    {"virt.", "container"},            // hypervisor, WSL
-    {"env.nvidia_", "container"},      // NVIDIA_* variables the container toolkit reads
-    {"lib.", "libraries"},             // ld.so.cache, the loader's libcuda and NVML
-    {"service.", "libraries"},         // persistenced, fabric manager (the overview's library line)
-    {"cuda.", "cuda"},                 // the helper's CUDA run
-    {"nvml.", "nvml"},                 // NVML and GPU health
-    {"klog.", "kernel-log"},           // NVIDIA driver messages
-    {"py.", "python"},                 // Python environments
-    {"torch.", "python"},              // torch and its GPU code
-    {"wheels.", "python"},             // nvidia-* wheels
-    {"ml.", "python"},                 // ML stack cross-checks
-    {"ext.", "python"},                // --extension libraries
-    {"toolkit.", "toolkit"},           // CUDA toolkits, nvcc's host compiler
-    {"env.", "environment"},           // CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, LD_PRELOAD
-    {"host.", "system"},               // uname, uid
-    {"system.", "system"},             // distribution, libc
-};
+// The layers that own facts, in the overview's order (core/all_layers.hpp), then "other" for the
+// names this version does not know (a newer report's).
+const std::vector<DiffLayer>& layers() {
+  static const std::vector<DiffLayer> out = [] {
+    std::vector<DiffLayer> list;
+    for (const Layer& layer : all_layers()) {
+      if (layer.fact_prefixes.size() > 0) list.push_back({layer.id, layer.title});
+    }
+    list.push_back({"other", "Other"});
+    return list;
+  }();
+  return out;
+}
 
 // Facts that differ between any two runs or nodes and say nothing about health: left out of a
 // diff unless -v. Each names a catalogued fact (tests/unit/fleet/test_fact_layers.cpp checks it).
@@ -75,21 +45,20 @@ constexpr VolatileFact k_volatile[] = {
 };
 
 std::size_t layer_index(std::string_view id) {
-  for (std::size_t i = 0; i < std::size(k_layers); ++i) {
-    if (k_layers[i].id == id) return i;
+  const auto& list = layers();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].id == id) return i;
   }
-  return std::size(k_layers) - 1;
+  return list.size() - 1;
 }
 
 }  // namespace
 
-std::span<const DiffLayer> diff_layers() { return k_layers; }
+std::span<const DiffLayer> diff_layers() { return layers(); }
 
 std::size_t diff_layer_of(std::string_view fact) {
-  for (const Prefix& p : k_prefixes) {
-    if (fact.starts_with(p.prefix)) return layer_index(p.layer);
-  }
-  return layer_index("other");
+  const Layer* layer = layer_of_fact(fact);
+  return layer_index(layer ? layer->id : std::string_view("other"));
 }
 
 std::span<const VolatileFact> volatile_facts() { return k_volatile; }

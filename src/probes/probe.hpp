@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/fact_set.hpp"
+#include "core/layer.hpp"
 #include "probes/target/target_gpu.hpp"
 #include "sys/host.hpp"
 
@@ -34,13 +35,27 @@ inline constexpr std::string_view k_not_checked_node_scope = "not checked (--sco
 
 using ProbeFunction = void (*)(Host& host, const ProbeOptions& options, FactSet& facts);
 
+/// Which runs a probe is for, besides what its layer's kind decides.
+enum class ProbeRuns {
+  always,          ///< every run its layer is read in
+  preflight_only,  ///< a pre-flight only (--target-gpu): stands in for what the image does not have
+};
+
 struct ProbeEntry {
+  /// The layer the probe reads (core/all_layers.hpp): its kind decides whether a pre-flight and
+  /// --scope node run it. A reference, so that an entry cannot leave it out.
+  const Layer& layer;
   std::string_view name;
   ProbeFunction run;
+  ProbeRuns runs = ProbeRuns::always;
 };
 
 /// Every probe, in the order they run (explicit registry, no static-init magic).
 std::span<const ProbeEntry> all_probes();
+
+/// Whether `probe` runs with `options`: a pre-flight skips the host layers' probes (the target's
+/// facts stand in) and runs its own; --scope node skips the environment layers' probes.
+bool probe_runs(const ProbeEntry& probe, const ProbeOptions& options);
 
 /// Runs every probe against `host`.
 FactSet collect_facts(Host& host, const ProbeOptions& options);

@@ -18,7 +18,7 @@
 #include "probes/system/system.hpp"
 #include "probes/target/target_host.hpp"
 
-#include "core/catalog/sections.hpp"
+#include "core/all_layers.hpp"
 
 #include <array>
 #include <cerrno>
@@ -26,65 +26,76 @@
 namespace gd {
 namespace {
 
+constexpr const Layer& pci = layer_named("pci");
+constexpr const Layer& driver = layer_named("driver");
+constexpr const Layer& devices = layer_named("devices");
+constexpr const Layer& container = layer_named("container");
+constexpr const Layer& libraries = layer_named("libraries");
+constexpr const Layer& cuda = layer_named("cuda");
+constexpr const Layer& kernel_log = layer_named("kernel-log");
+constexpr const Layer& python = layer_named("python");
+constexpr const Layer& toolkit = layer_named("toolkit");
+constexpr const Layer& environment = layer_named("environment");
+constexpr const Layer& system = layer_named("system");
+constexpr const Layer& cross_checks = layer_named("cross-checks");
+
+constexpr ProbeRuns preflight_only = ProbeRuns::preflight_only;
+
 // Later probes may read facts of earlier ones (firmware needs the module version and the GPU
-// families), so the order follows the layers from the PCI slot up.
+// families, services whether this is a container and who made ld.so.cache), so the order follows
+// the layers from the PCI slot up, whatever the overview's order (core/all_layers.hpp).
 constexpr std::array k_probes = {
-    ProbeEntry{"system", probe_system},                // uname, uid: context for every other area
-    ProbeEntry{"environment", probe_environment},      // the user's CUDA-relevant variables
-    ProbeEntry{"target_host", probe_target_host},      // pre-flight only: the host an image is meant for
-    ProbeEntry{"pci", probe_pci},                      // what hardware is there
-    ProbeEntry{"nvidia_module", probe_nvidia_module},  // the kernel side
-    ProbeEntry{"firmware", probe_gsp_firmware},        // needs module version and GPU families
-    ProbeEntry{"device_nodes", probe_device_nodes},    // the kernel's doors for user space
-    ProbeEntry{"containers", probe_containers},        // what stands between the user and /dev
-    ProbeEntry{"target_container", probe_target_container},  // pre-flight only: the image runs in a container
-    ProbeEntry{"libraries", probe_libraries},          // which user-space driver would load
-    ProbeEntry{"target_libraries", probe_target_libraries},  // pre-flight only: the runtime injects the driver's
-    ProbeEntry{"cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use
-    ProbeEntry{"services", probe_services},            // distribution, libc, daemons
-    ProbeEntry{"kernel_log", probe_kernel_log},        // what the driver said
-    ProbeEntry{"cuda_driver", probe_cuda_driver},      // libcuda + NVML in the helper (slowest)
-    ProbeEntry{"python_stack", probe_python_stack},    // the Python environment, torch and its GPU code
-    ProbeEntry{"driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
-    ProbeEntry{"gpu_busy", probe_gpu_busy},  // a failed context: another job's GPU, or a fault: needs cuda, nvml
-    ProbeEntry{"proof_coverage", probe_proof_coverage},  // did CUDA prove every GPU on the bus: needs pci, cuda
-    ProbeEntry{"ml_consistency", probe_ml_consistency},  // torch vs GPUs, driver and toolkit: needs all above
+    ProbeEntry{system, "system", probe_system},                 // uname, uid: context for every other area
+    ProbeEntry{environment, "environment", probe_environment},  // the user's CUDA-relevant variables
+    // A pre-flight's host: the target GPU and driver in place of the bus and the module.
+    ProbeEntry{pci, "target_host", probe_target_host, preflight_only},
+    ProbeEntry{pci, "pci", probe_pci},                          // what hardware is there
+    ProbeEntry{driver, "nvidia_module", probe_nvidia_module},   // the kernel side
+    ProbeEntry{driver, "firmware", probe_gsp_firmware},         // needs module version and GPU families
+    ProbeEntry{devices, "device_nodes", probe_device_nodes},    // the kernel's doors for user space
+    ProbeEntry{container, "containers", probe_containers},      // what stands between the user and /dev
+    ProbeEntry{container, "target_container", probe_target_container, preflight_only},  // the image runs in one
+    ProbeEntry{libraries, "libraries", probe_libraries},        // which user-space driver would load
+    ProbeEntry{libraries, "target_libraries", probe_target_libraries, preflight_only},  // the runtime injects them
+    ProbeEntry{toolkit, "cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use
+    ProbeEntry{system, "services", probe_services},             // distribution, libc, daemons
+    ProbeEntry{kernel_log, "kernel_log", probe_kernel_log},     // what the driver said
+    ProbeEntry{cuda, "cuda_driver", probe_cuda_driver},         // libcuda + NVML in the helper (slowest)
+    ProbeEntry{python, "python_stack", probe_python_stack},     // the Python environment, torch and its GPU code
+    ProbeEntry{cross_checks, "driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
+    ProbeEntry{cross_checks, "gpu_busy", probe_gpu_busy},  // a failed context: another job's GPU, or a fault: needs cuda, nvml
+    ProbeEntry{cross_checks, "proof_coverage", probe_proof_coverage},  // did CUDA prove every GPU on the bus: needs pci, cuda
+    // torch against the GPUs, driver and toolkit: needs all above. The python layer's (ml.*): it
+    // judges the user's environment, and --scope node leaves it out with it.
+    ProbeEntry{python, "ml_consistency", probe_ml_consistency},
 };
 
-}  // namespace
-
-std::span<const ProbeEntry> all_probes() { return k_probes; }
-
-namespace {
-
-// What --scope node leaves out: the invoking user's Python environment and toolkit choice, and
-// the cross-checks that compare the node with them.
-bool is_environment_probe(std::string_view name) {
-  return name == "python_stack" || name == "cuda_toolkits" || name == "ml_consistency";
-}
-
+// What --scope node leaves out (the environment layers: the invoking user's Python environment
+// and toolkit choice) is unknown, with the reason, rather than missing.
 void set_environment_facts_unchecked(FactSet& facts) {
-  for (auto section : {catalog::python_facts, catalog::toolkit_facts}) {
-    for (const FactSpec& spec : section()) {
-      if (spec.name.find('*') == std::string_view::npos) {
-        facts.set_unknown(spec.name, std::string(k_not_checked_node_scope), "scope:node");
+  for (const Layer& layer : all_layers()) {
+    if (layer.kind != LayerKind::environment) continue;
+    for (CatalogSection section : layer.sections) {
+      for (const FactSpec& spec : section()) {
+        if (spec.name.find('*') == std::string_view::npos) {
+          facts.set_unknown(spec.name, std::string(k_not_checked_node_scope), "scope:node");
+        }
       }
     }
   }
 }
 
-// What a pre-flight check does not read: the host layers, which an image does not have (they
-// are the target's), and the host's kernel log.
-bool is_host_layer_probe(std::string_view name) {
-  return name == "pci" || name == "nvidia_module" || name == "firmware" || name == "device_nodes" ||
-         name == "kernel_log";
-}
-
-bool is_preflight_probe(std::string_view name) {
-  return name == "target_host" || name == "target_container" || name == "target_libraries";
-}
-
 }  // namespace
+
+std::span<const ProbeEntry> all_probes() { return k_probes; }
+
+bool probe_runs(const ProbeEntry& probe, const ProbeOptions& options) {
+  const bool preflight = options.target.has_value();
+  if (probe.runs == ProbeRuns::preflight_only) return preflight;
+  if (preflight && probe.layer.kind == LayerKind::host) return false;  // the target's facts stand in
+  if (options.node_scope && probe.layer.kind == LayerKind::environment) return false;
+  return true;
+}
 
 FactSet collect_facts(Host& host, const ProbeOptions& options) {
   FactSet facts;
@@ -99,9 +110,7 @@ FactSet collect_facts(Host& host, const ProbeOptions& options) {
     facts.set_absent("target.driver", "preflight", "not a pre-flight check (--target-driver)");
   }
   for (const ProbeEntry& probe : k_probes) {
-    if (options.node_scope && is_environment_probe(probe.name)) continue;
-    if (options.target ? is_host_layer_probe(probe.name) : is_preflight_probe(probe.name)) continue;
-    probe.run(host, options, facts);
+    if (probe_runs(probe, options)) probe.run(host, options, facts);
   }
   return facts;
 }

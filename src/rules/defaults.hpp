@@ -13,8 +13,9 @@ struct ScopeAction {
   Action action;
 };
 
-/// The default for a rule id, from its first segment (the rules/ folder); a folder this table
-/// does not know (a site's own --rules) is the node's and fixed by configuration.
+/// The default for a rule id, from its first segment (the rules/ folder, a layer's rule_folders in
+/// core/all_layers.hpp); a folder no layer names (a site's own --rules) is the node's and fixed
+/// by configuration.
 ScopeAction default_scope_action(std::string_view rule_id);
 
 }  // namespace gd

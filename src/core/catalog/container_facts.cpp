@@ -7,6 +7,10 @@ namespace {
 using T = FactType;
 
 constexpr FactSpec k_facts[] = {
+    // Pre-flight (--target-gpu with --root IMAGE): where the image's variables came from.
+    FactSpec{"target.image_config", T::string,
+             "pre-flight: the image configuration its variables and PATH were read from (--image-config, or the "
+             "config.json beside a bundle's rootfs); absent for an exported tree, whose PATH is not known"},
     // cgroups.
     FactSpec{"cgroup.version", T::string, "cgroup hierarchy in use: v1, v2 or hybrid (systemd's v1 controllers plus a v2 mount)"},
     FactSpec{"cgroup.path", T::string, "this process's cgroup (the v2 path, or the v1 devices controller's)"},

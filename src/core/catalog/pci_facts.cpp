@@ -10,9 +10,6 @@ constexpr FactSpec k_facts[] = {
     // What /sys/bus/pci/devices holds.
     // Pre-flight (--target-gpu): the GPU an image is checked for; absent in any other run.
     FactSpec{"target.gpu", T::string, "pre-flight: the GPU the image is checked for (--target-gpu), e.g. 'H200 SXM 141GB (10de:2335, GH100, Hopper, cc 9.0)'"},
-    FactSpec{"target.image_config", T::string,
-             "pre-flight: the image configuration its variables and PATH were read from (--image-config, or the "
-             "config.json beside a bundle's rootfs); absent for an exported tree, whose PATH is not known"},
     FactSpec{"pci.nvidia_gpu_count", T::integer,
              "NVIDIA display-class functions (PCI class 0x03xx, vendor 0x10de) under /sys/bus/pci/devices; 0 = none"},
     FactSpec{"pci.nvswitch_count", T::integer, "NVIDIA NVSwitch functions (PCI class 0x0680, vendor 0x10de)"},

@@ -1,6 +1,7 @@
 #pragma once
-// The fact catalogue is kept in one section per area so that each stays readable; fact_catalog.cpp
-// joins them, in this order, into the one declared catalogue.
+// The fact catalogue is kept in one section per area so that each stays readable. Each section
+// belongs to one layer (core/all_layers.hpp names its sections), and every fact of a section
+// carries one of that layer's prefixes; fact_catalog.cpp joins them in the layers' order.
 
 #include <span>
 
@@ -8,17 +9,20 @@
 
 namespace gd::catalog {
 
-std::span<const FactSpec> host_facts();         // host.*, env.*
-std::span<const FactSpec> pci_facts();          // pci.*, gpu.*
-std::span<const FactSpec> driver_facts();       // kmod.*, modprobe.*, secureboot.*
+std::span<const FactSpec> pci_facts();          // pci.*, target.gpu
+std::span<const FactSpec> driver_facts();       // kmod.*, modprobe.*, secureboot.*, target.driver
 std::span<const FactSpec> firmware_facts();     // firmware.*
-std::span<const FactSpec> device_facts();       // dev.*
-std::span<const FactSpec> container_facts();    // cgroup.*, container.*, virt.*
+std::span<const FactSpec> device_facts();       // dev.*, proc.devices.*
+std::span<const FactSpec> container_facts();    // cgroup.*, container.*, virt.*, env.nvidia_*, target.image_config
 std::span<const FactSpec> library_facts();      // lib.*
-std::span<const FactSpec> system_facts();       // system.*, service.*
+std::span<const FactSpec> service_facts();      // service.*
+std::span<const FactSpec> cuda_facts();         // cuda.*
+std::span<const FactSpec> nvml_facts();         // nvml.*
 std::span<const FactSpec> kernel_log_facts();   // klog.*
-std::span<const FactSpec> cuda_facts();         // cuda.*, nvml.*
-std::span<const FactSpec> python_facts();       // py.*, torch.*, wheels.*, ml.*
+std::span<const FactSpec> python_facts();       // py.*, torch.*, wheels.*, ml.*, ext.*
 std::span<const FactSpec> toolkit_facts();      // toolkit.*
+std::span<const FactSpec> environment_facts();  // env.* (but env.nvidia_*)
+std::span<const FactSpec> host_facts();         // host.*
+std::span<const FactSpec> system_facts();       // system.*
 
 }  // namespace gd::catalog

@@ -1,4 +1,4 @@
-// Distribution, libc, NVIDIA services (probes/system/services).
+// The distribution and its C library (probes/system/services).
 #include "core/catalog/sections.hpp"
 
 namespace gd::catalog {
@@ -17,10 +17,6 @@ constexpr FactSpec k_facts[] = {
     // The C library programs (and libcuda) run on.
     FactSpec{"system.libc", T::string, "the host's C library: glibc, musl or none (from the loaders and the ldd script)"},
     FactSpec{"system.glibc_version", T::version, "glibc's version (2.39) from libc-2.NN.so, the ldd script or libc.so.6's banner"},
-    // NVIDIA daemons, from /proc/*/comm.
-    FactSpec{"service.persistenced.running", T::boolean, "nvidia-persistenced is running (unknown inside a container)"},
-    FactSpec{"service.fabricmanager.running", T::boolean,
-             "the NVSwitch fabric manager nv-fabricmanager is running (unknown inside a container)"},
 };
 
 }  // namespace

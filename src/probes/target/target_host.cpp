@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "core/catalog/sections.hpp"
+#include "core/all_layers.hpp"
 #include "probes/shared/gpu_support.hpp"
 #include "probes/shared/gpu_table.hpp"
 
@@ -33,9 +33,10 @@ void probe_target_host(Host&, const ProbeOptions& options, FactSet& facts) {
   if (!options.target) return;
   const TargetHost& target = *options.target;
   const TargetGpu& gpu = target.gpu;
-  for (auto section : {catalog::pci_facts, catalog::driver_facts, catalog::firmware_facts, catalog::device_facts,
-                       catalog::kernel_log_facts}) {
-    set_section_unknown(facts, section());
+  // The host layers are the target's: what it does not give is unknown (core/all_layers.hpp).
+  for (const Layer& layer : all_layers()) {
+    if (layer.kind != LayerKind::host) continue;
+    for (CatalogSection section : layer.sections) set_section_unknown(facts, section());
   }
   const std::string from_gpu = "--target-gpu " + gpu.given;
   const std::string from_driver = "--target-driver " + target.driver;

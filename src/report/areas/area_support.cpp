@@ -4,12 +4,28 @@
 
 #include <fmt/format.h>
 
+#include "core/all_layers.hpp"
+
 namespace gd::areas {
 
-AreaStatus worst_finding_status(const std::vector<Finding>& findings, AreaNames finding_areas) {
+AreaLine start_line(const Layer& layer) {
+  return AreaLine{std::string(layer.id), std::string(layer.title), AreaStatus::ok, "", {}};
+}
+
+bool answers_for(const Layer& layer, std::string_view area) {
+  return std::find(layer.areas.begin(), layer.areas.end(), area) != layer.areas.end();
+}
+
+bool is_layer_rule(const Layer& layer, std::string_view rule_id) {
+  std::string_view folder = rule_id.substr(0, rule_id.find('.'));
+  return folder.size() < rule_id.size() &&
+         std::any_of(layer.rule_folders.begin(), layer.rule_folders.end(), [&](const RuleFolder& f) { return f.folder == folder; });
+}
+
+AreaStatus worst_finding_status(const std::vector<Finding>& findings, const Layer& layer) {
   AreaStatus status = AreaStatus::ok;
   for (const auto& finding : findings) {
-    if (std::find(finding_areas.begin(), finding_areas.end(), finding.area) == finding_areas.end()) {
+    if (!answers_for(layer, finding.area)) {
       continue;
     }
     if (finding.severity == Severity::error) {
@@ -24,8 +40,8 @@ AreaStatus worst_finding_status(const std::vector<Finding>& findings, AreaNames 
   return status;
 }
 
-AreaStatus status_for(const std::vector<Finding>& findings, AreaNames finding_areas, AreaStatus fallback) {
-  AreaStatus from_findings = worst_finding_status(findings, finding_areas);
+AreaStatus status_for(const std::vector<Finding>& findings, const Layer& layer, AreaStatus fallback) {
+  AreaStatus from_findings = worst_finding_status(findings, layer);
   return from_findings == AreaStatus::ok ? fallback : from_findings;
 }
 
@@ -56,6 +72,25 @@ std::string plural(std::int64_t count, std::string_view noun) {
   return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
+// Each overview line's builder and the layer it shows. The lines come in the layers' order
+// (core/all_layers.hpp), not this table's; a layer with rule areas must have one (a unit test
+// checks), or its findings would have no line but "Other".
+constexpr OverviewLine k_lines[] = {
+    {layer_named("pci"), pci_line},
+    {layer_named("driver"), module_line},
+    {layer_named("devices"), device_nodes_line},
+    {layer_named("container"), container_line},
+    {layer_named("libraries"), libraries_line},
+    {layer_named("cuda"), cuda_line},
+    {layer_named("nvml"), nvml_line},
+    {layer_named("kernel-log"), kernel_log_line},
+    {layer_named("python"), python_line},
+    {layer_named("toolkit"), toolkit_line},
+    {layer_named("environment"), environment_line},
+};
+
+std::span<const OverviewLine> overview_lines() { return k_lines; }
+
 }  // namespace gd::areas
 
 namespace gd {
@@ -63,21 +98,18 @@ namespace gd {
 std::vector<AreaLine> build_area_lines(const FactSet& facts, const std::vector<Finding>& findings) {
   using namespace areas;
   // From the PCI slot up to the user's environment.
-  std::vector<AreaLine> lines = {pci_line(facts, findings),       module_line(facts, findings),
-                                 device_nodes_line(facts, findings), container_line(facts, findings),
-                                 libraries_line(facts, findings), cuda_line(facts, findings),
-                                 nvml_line(facts, findings),      kernel_log_line(facts, findings),
-                                 python_line(facts, findings),    toolkit_line(facts, findings),
-                                 environment_line(facts, findings)};
-  // A finding whose area no line answers for still marks the overview, on a line of its own.
-  static constexpr std::array<AreaNames, 11> k_claimed = {
-      k_pci_areas,  k_module_areas,     k_device_areas, k_container_areas, k_library_areas,    k_cuda_areas,
-      k_nvml_areas, k_kernel_log_areas, k_python_areas, k_toolkit_areas,   k_environment_areas};
+  std::vector<AreaLine> lines;
+  for (const Layer& layer : all_layers()) {
+    for (const OverviewLine& entry : overview_lines()) {
+      if (&entry.layer == &layer) lines.push_back(entry.build(layer, facts, findings));
+    }
+  }
+  // A finding whose area no line answers for still marks the overview, on a line of its own (a
+  // rule cannot name such an area: the loader refuses it; a finding made elsewhere could).
   std::vector<Finding> unclaimed;
   for (const auto& finding : findings) {
-    bool claimed = std::any_of(k_claimed.begin(), k_claimed.end(), [&](AreaNames names) {
-      return std::find(names.begin(), names.end(), finding.area) != names.end();
-    });
+    bool claimed = std::any_of(overview_lines().begin(), overview_lines().end(),
+                               [&](const OverviewLine& entry) { return answers_for(entry.layer, finding.area); });
     if (!claimed) {
       unclaimed.push_back(finding);
     }

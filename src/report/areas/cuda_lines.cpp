@@ -87,8 +87,8 @@ std::string health_summary(const FactSet& facts, std::int64_t i) {
 
 }  // namespace
 
-AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"cuda", "CUDA driver (libcuda)", AreaStatus::ok, "", {}};
+AreaLine cuda_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   auto status = facts.get_string("cuda.helper.status");
   if (!status) {
     line.status = AreaStatus::skipped;
@@ -135,12 +135,12 @@ AreaLine cuda_line(const FactSet& facts, const std::vector<Finding>& findings) {
   AreaStatus fallback = init_result == 0                ? AreaStatus::ok
                         : (init_result || not_loaded) ? AreaStatus::error
                                                       : AreaStatus::unknown;
-  line.status = status_for(findings, k_cuda_areas, fallback);
+  line.status = status_for(findings, layer, fallback);
   return line;
 }
 
-AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"nvml", "NVML (libnvidia-ml)", AreaStatus::ok, "", {}};
+AreaLine nvml_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   auto loaded = facts.get_bool("nvml.loaded");
   if (!loaded) {
     line.status = AreaStatus::skipped;
@@ -148,7 +148,7 @@ AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
     return line;
   }
   if (!*loaded) {
-    line.status = status_for(findings, k_nvml_areas, AreaStatus::warning);
+    line.status = status_for(findings, layer, AreaStatus::warning);
     line.summary = "libnvidia-ml.so.1 did not load: " + facts.get_string("nvml.dlerror").value_or("");
     return line;
   }
@@ -164,17 +164,17 @@ AreaLine nvml_line(const FactSet& facts, const std::vector<Finding>& findings) {
       std::string health = health_summary(facts, i);
       line.details.push_back(health.empty() ? detail : detail + " · " + health);
     }
-    line.status = status_for(findings, k_nvml_areas, AreaStatus::ok);
+    line.status = status_for(findings, layer, AreaStatus::ok);
   } else {
     line.summary = init ? fmt::format("nvmlInit failed: {} {}", *init, facts.get_string("nvml.init.text").value_or(""))
                         : "nvmlInit result unknown";
-    line.status = status_for(findings, k_nvml_areas, AreaStatus::warning);
+    line.status = status_for(findings, layer, AreaStatus::warning);
   }
   return line;
 }
 
-AreaLine environment_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"environment", "Environment", AreaStatus::ok, "", {}};
+AreaLine environment_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   std::vector<std::string> parts;
   for (auto [fact, variable] : {std::pair{"env.cuda_visible_devices", "CUDA_VISIBLE_DEVICES"},
                                 std::pair{"env.ld_library_path", "LD_LIBRARY_PATH"}, std::pair{"env.ld_preload", "LD_PRELOAD"}}) {
@@ -183,7 +183,7 @@ AreaLine environment_line(const FactSet& facts, const std::vector<Finding>& find
     }
   }
   line.summary = parts.empty() ? "no CUDA-related variables set" : fmt::format("{}", fmt::join(parts, ", "));
-  line.status = status_for(findings, k_environment_areas, AreaStatus::ok);
+  line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }
 

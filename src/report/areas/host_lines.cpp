@@ -15,16 +15,16 @@ bool preflight(const FactSet& facts) { return facts.is_present("target.gpu"); }
 
 }  // namespace
 
-AreaLine pci_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"pci", "NVIDIA GPUs (PCI)", AreaStatus::ok, "", {}};
+AreaLine pci_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   if (preflight(facts)) {
     line.summary = "target: " + *facts.get_string("target.gpu") + " (pre-flight: not read)";
-    line.status = status_for(findings, k_pci_areas, AreaStatus::ok);
+    line.status = status_for(findings, layer, AreaStatus::ok);
     return line;
   }
   auto count = facts.get_int("pci.nvidia_gpu_count");
   if (!count) {
-    line.status = status_for(findings, k_pci_areas, AreaStatus::unknown);
+    line.status = status_for(findings, layer, AreaStatus::unknown);
     line.summary = "unknown: " + unknown_reason(facts, "pci.nvidia_gpu_count");
     return line;
   }
@@ -37,27 +37,27 @@ AreaLine pci_line(const FactSet& facts, const std::vector<Finding>& findings) {
     line.summary += ", " + plural(*switches, "NVSwitch");
   }
   line.details = list_of(facts, "pci.gpus");
-  line.status = status_for(findings, k_pci_areas, *count > 0 ? AreaStatus::ok : AreaStatus::warning);
+  line.status = status_for(findings, layer, *count > 0 ? AreaStatus::ok : AreaStatus::warning);
   return line;
 }
 
-AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"driver", "NVIDIA kernel module", AreaStatus::ok, "", {}};
+AreaLine module_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   if (preflight(facts)) {
     line.summary = "target: driver " + facts.get_string("target.driver").value_or("?");
     if (auto cuda = facts.get_string("container.driver_cuda_version")) line.summary += " (CUDA " + *cuda + ")";
     line.summary += " (pre-flight: not read)";
-    line.status = status_for(findings, k_module_areas, AreaStatus::ok);
+    line.status = status_for(findings, layer, AreaStatus::ok);
     return line;
   }
   auto loaded = facts.get_bool("kmod.nvidia.loaded");
   if (!loaded) {
-    line.status = status_for(findings, k_module_areas, AreaStatus::unknown);
+    line.status = status_for(findings, layer, AreaStatus::unknown);
     line.summary = "unknown: " + unknown_reason(facts, "kmod.nvidia.loaded");
     return line;
   }
   if (!*loaded) {
-    line.status = status_for(findings, k_module_areas, AreaStatus::warning);
+    line.status = status_for(findings, layer, AreaStatus::warning);
     line.summary = "not loaded (no /proc/driver/nvidia)";
     return line;
   }
@@ -70,21 +70,21 @@ AreaLine module_line(const FactSet& facts, const std::vector<Finding>& findings)
   if (!firmware.empty()) {
     line.summary += fmt::format(", GSP firmware {}", fmt::join(firmware, "/"));
   }
-  line.status = status_for(findings, k_module_areas, AreaStatus::ok);
+  line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }
 
-AreaLine device_nodes_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"devices", "Device nodes", AreaStatus::ok, "", {}};
+AreaLine device_nodes_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   if (preflight(facts)) {
     line.summary = "not read: the container runtime creates them on the target host (pre-flight)";
-    line.status = status_for(findings, k_device_areas, AreaStatus::skipped);
+    line.status = status_for(findings, layer, AreaStatus::skipped);
     return line;
   }
   auto ctl = facts.get_string("dev.nvidiactl.state");
   auto uvm = facts.get_string("dev.uvm.state");
   if (!ctl && !uvm) {
-    line.status = status_for(findings, k_device_areas, AreaStatus::unknown);
+    line.status = status_for(findings, layer, AreaStatus::unknown);
     line.summary = "unknown: " + unknown_reason(facts, "dev.nvidiactl.state");
     return line;
   }
@@ -105,25 +105,25 @@ AreaLine device_nodes_line(const FactSet& facts, const std::vector<Finding>& fin
   auto fine = [](const std::optional<std::string>& state) { return state == "ok" || state == "unopened"; };
   if (ctl == "unopened" || uvm == "unopened") line.summary += "; opening not tested (a --root tree's nodes are not opened)";
   bool all_ok = fine(ctl) && fine(uvm) && missing.empty() && denied.empty();
-  line.status = status_for(findings, k_device_areas, all_ok ? AreaStatus::ok : AreaStatus::warning);
+  line.status = status_for(findings, layer, all_ok ? AreaStatus::ok : AreaStatus::warning);
   return line;
 }
 
-AreaLine container_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"container", "Container / VM", AreaStatus::ok, "", {}};
+AreaLine container_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   if (preflight(facts)) {
     line.summary = "the image, in a container the target's runtime starts (pre-flight)";
     if (auto visible = facts.get_string("env.nvidia_visible_devices")) line.summary += ", NVIDIA_VISIBLE_DEVICES=" + *visible;
     if (auto caps = facts.get_string("env.nvidia_driver_capabilities")) line.summary += ", NVIDIA_DRIVER_CAPABILITIES=" + *caps;
     if (auto require = facts.get_string("env.nvidia_require_cuda")) line.summary += ", NVIDIA_REQUIRE_CUDA=" + *require;
-    line.status = status_for(findings, k_container_areas, AreaStatus::ok);
+    line.status = status_for(findings, layer, AreaStatus::ok);
     return line;
   }
   auto runtime = facts.get_string("container.runtime");
   auto cgroup = facts.get_string("cgroup.version");
   auto hypervisor = facts.get_string("virt.hypervisor");
   if (!runtime && !cgroup && !hypervisor) {
-    line.status = status_for(findings, k_container_areas, AreaStatus::unknown);
+    line.status = status_for(findings, layer, AreaStatus::unknown);
     line.summary = "unknown: " + unknown_reason(facts, "container.runtime");
     return line;
   }
@@ -139,17 +139,17 @@ AreaLine container_line(const FactSet& facts, const std::vector<Finding>& findin
     parts.push_back("NVIDIA_VISIBLE_DEVICES=" + *visible);
   }
   line.summary = fmt::format("{}", fmt::join(parts, ", "));
-  line.status = status_for(findings, k_container_areas, AreaStatus::ok);
+  line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }
 
-AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"libraries", "Driver libraries", AreaStatus::ok, "", {}};
+AreaLine libraries_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   auto resolved = facts.get_string("lib.libcuda.resolved");
   // A file is there but broken: never "not on the search path" (libraries.libcuda-unloadable).
   auto broken = facts.get_string("lib.libcuda.unloadable_path");
   if (broken && !resolved) {
-    line.status = status_for(findings, k_library_areas, AreaStatus::error);
+    line.status = status_for(findings, layer, AreaStatus::error);
     line.summary = fmt::format("libcuda.so.1 → {} cannot be loaded ({}, {} bytes)", *broken,
                                facts.get_string("lib.libcuda.unloadable").value_or("?"),
                                facts.get_int("lib.libcuda.unloadable_size").value_or(0));
@@ -158,7 +158,7 @@ AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findin
   if (!resolved) {
     const Fact* fact = facts.find("lib.libcuda.resolved");
     bool absent = fact && fact->state == FactState::absent;
-    line.status = status_for(findings, k_library_areas, absent ? AreaStatus::warning : AreaStatus::unknown);
+    line.status = status_for(findings, layer, absent ? AreaStatus::warning : AreaStatus::unknown);
     line.summary = absent ? "libcuda.so.1 is not on the loader's search path" : "unknown: " + unknown_reason(facts, "lib.libcuda.resolved");
     return line;
   }
@@ -173,21 +173,21 @@ AreaLine libraries_line(const FactSet& facts, const std::vector<Finding>& findin
   if (versions.size() > 1) {
     line.summary += fmt::format("; versions on the path: {}", fmt::join(versions, ", "));
   }
-  line.status = status_for(findings, k_library_areas, AreaStatus::ok);
+  line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }
 
-AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"kernel-log", "Kernel log", AreaStatus::ok, "", {}};
+AreaLine kernel_log_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   if (preflight(facts)) {
     line.summary = "not read: the target host's (pre-flight)";
-    line.status = status_for(findings, k_kernel_log_areas, AreaStatus::skipped);
+    line.status = status_for(findings, layer, AreaStatus::skipped);
     return line;
   }
   auto readable = facts.get_bool("klog.readable");
   auto trust = facts.get_string("klog.source_trust");
   if (readable != true) {
-    line.status = status_for(findings, k_kernel_log_areas, AreaStatus::skipped);
+    line.status = status_for(findings, layer, AreaStatus::skipped);
     // A syslog file that others could have written was read but not believed.
     line.summary = trust && trust->starts_with("untrusted")
                        ? "not used: " + facts.get_string("klog.source").value_or("the syslog file") + " " + *trust
@@ -207,11 +207,9 @@ AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findi
   // named by the findings that read them, also where another finding explains them.
   std::vector<std::string> found;
   for (const Finding& finding : findings) {
-    if (std::find(k_kernel_log_areas.begin(), k_kernel_log_areas.end(), finding.area) != k_kernel_log_areas.end()) {
-      found.push_back(finding.id);
-    }
+    if (answers_for(layer, finding.area)) found.push_back(finding.id);
     for (const std::string& consequence : finding.consequences) {
-      if (consequence.starts_with("klog.") || consequence.starts_with("xid.")) found.push_back(consequence);
+      if (is_layer_rule(layer, consequence)) found.push_back(consequence);  // klog.*, xid.*
     }
   }
   if (parts.empty() && !found.empty()) {
@@ -222,7 +220,7 @@ AreaLine kernel_log_line(const FactSet& facts, const std::vector<Finding>& findi
     // How far a syslog file is believed (klog.source_trust); /dev/kmsg is the kernel's own.
     line.summary += " (" + *source + (trust && *trust != "kernel" ? "; " + *trust : "") + ")";
   }
-  line.status = status_for(findings, k_kernel_log_areas, parts.empty() ? AreaStatus::ok : AreaStatus::warning);
+  line.status = status_for(findings, layer, parts.empty() ? AreaStatus::ok : AreaStatus::warning);
   return line;
 }
 

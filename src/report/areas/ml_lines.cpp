@@ -8,8 +8,8 @@
 
 namespace gd::areas {
 
-AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"python", "Python / PyTorch", AreaStatus::ok, "", {}};
+AreaLine python_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   auto prefix = facts.get_string("py.default.prefix");
   if (!prefix) {
     const Fact* fact = facts.find("py.default.prefix");
@@ -21,7 +21,7 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
     }
     line.summary = absent ? "no Python environment found" : "unknown: " + unknown_reason(facts, "py.default.prefix");
     for (const std::string& gap : list_of(facts, "py.not_checked")) line.details.push_back(gap);
-    line.status = status_for(findings, k_python_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
+    line.status = status_for(findings, layer, absent ? AreaStatus::skipped : AreaStatus::unknown);
     return line;
   }
   std::string kind = facts.get_string("py.default.kind").value_or("?");
@@ -82,12 +82,12 @@ AreaLine python_line(const FactSet& facts, const std::vector<Finding>& findings)
     if (auto coverage = gpu_code_text(facts, prefix); coverage && !coverage->empty()) code = *coverage;
     line.details.push_back(fmt::format("{}: {}", *path, code));
   }
-  line.status = status_for(findings, k_python_areas, AreaStatus::ok);
+  line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }
 
-AreaLine toolkit_line(const FactSet& facts, const std::vector<Finding>& findings) {
-  AreaLine line{"toolkit", "CUDA toolkit (nvcc)", AreaStatus::ok, "", {}};
+AreaLine toolkit_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
+  AreaLine line = start_line(layer);
   auto path = facts.get_string("toolkit.build.path");
   if (!path) {
     const Fact* fact = facts.find("toolkit.build.path");
@@ -98,7 +98,7 @@ AreaLine toolkit_line(const FactSet& facts, const std::vector<Finding>& findings
       return line;
     }
     line.summary = absent ? "none found (only needed to build CUDA code)" : "unknown: " + unknown_reason(facts, "toolkit.build.path");
-    line.status = status_for(findings, k_toolkit_areas, absent ? AreaStatus::skipped : AreaStatus::unknown);
+    line.status = status_for(findings, layer, absent ? AreaStatus::skipped : AreaStatus::unknown);
     return line;
   }
   auto version = facts.get_string("toolkit.build.version");
@@ -107,7 +107,7 @@ AreaLine toolkit_line(const FactSet& facts, const std::vector<Finding>& findings
   if (auto compiler = facts.get_string("toolkit.build.host_compiler")) line.summary += ", host compiler " + *compiler;
   auto all = list_of(facts, "toolkit.list");
   if (all.size() > 1) line.details = all;
-  line.status = status_for(findings, k_toolkit_areas, AreaStatus::ok);
+  line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }
 

@@ -1,0 +1,141 @@
+#pragma once
+// One row per layer (core/layer.hpp), in the order the overview and a diff show them: from the
+// PCI slot up to the user's environment, then the system the run is on, then the cross-checks.
+// The fact catalogue joins the sections in this order; the registry (probes/registry.cpp) runs
+// the probes in their own order, each naming its layer, and skips them by the layer's kind.
+//
+// Adding a layer: its row here, its catalogue section (core/catalog/), its probe's entry in
+// probes/registry.cpp and its overview line in report/areas/area_support.cpp (both name the row
+// by id, checked when they compile), its rules in rules/<folder>/.
+//
+// The ids, areas and rules/ folders are outputs (a finding's "area", a diff's and fleet's
+// layer ids, rule ids): never renamed. The kernel log's id is "kernel-log", as its overview line,
+// its diff layer and its rules' area have always been spelled; its facts keep the prefix klog.
+// and its rules the folder klog/ (fact names and rule ids are contracts too), and the C++ keeps
+// kernel_log for identifiers (probes/kernel_log/, catalog::kernel_log_facts).
+
+#include <span>
+#include <stdexcept>
+#include <string_view>
+
+#include "core/catalog/sections.hpp"
+#include "core/layer.hpp"
+
+namespace gd {
+
+inline constexpr Layer k_all_layers[] = {
+    {.id = "pci",
+     .title = "NVIDIA GPUs (PCI)",
+     .kind = LayerKind::host,
+     .fact_prefixes = {"pci.", "target.gpu"},  // a pre-flight's target GPU stands in for the bus
+     .sections = {catalog::pci_facts},
+     .areas = {"pci", "hardware"},
+     .rule_folders = {{"hardware", Scope::node, Action::fix_config}}},
+    {.id = "driver",
+     .title = "NVIDIA kernel module",
+     .kind = LayerKind::host,
+     // The module, its options and signing, the GSP firmware it loads; a pre-flight's target driver.
+     .fact_prefixes = {"kmod.", "modprobe.", "secureboot.", "firmware.", "target.driver"},
+     .sections = {catalog::driver_facts, catalog::firmware_facts},
+     .areas = {"driver", "firmware"},
+     .rule_folders = {{"driver", Scope::node, Action::update_software},
+                      {"firmware", Scope::node, Action::update_software}}},
+    {.id = "devices",
+     .title = "Device nodes",
+     .kind = LayerKind::host,
+     .fact_prefixes = {"dev.", "proc.devices."},  // /dev/nvidia* and the majors in /proc/devices
+     .sections = {catalog::device_facts},
+     .areas = {"devices"},
+     .rule_folders = {{"devices", Scope::node, Action::fix_config}}},
+    {.id = "container",
+     .title = "Container / VM",
+     .kind = LayerKind::image,
+     // cgroups, the runtime, the hypervisor, the NVIDIA_* variables the container toolkit reads,
+     // and a pre-flight's image configuration.
+     .fact_prefixes = {"cgroup.", "container.", "virt.", "env.nvidia_", "target.image_config"},
+     .sections = {catalog::container_facts},
+     .areas = {"container"},
+     // The container's settings come from the job or pod that started it: not the node's.
+     .rule_folders = {{"container", Scope::environment, Action::fix_config}}},
+    {.id = "libraries",
+     .title = "Driver libraries",
+     .kind = LayerKind::image,
+     .fact_prefixes = {"lib.", "service."},  // and persistenced, fabric manager: on this line
+     .sections = {catalog::library_facts, catalog::service_facts},
+     .areas = {"libraries", "services"},
+     .rule_folders = {{"libraries", Scope::node, Action::fix_config},
+                      {"services", Scope::node, Action::restart_service}}},
+    {.id = "cuda",
+     .title = "CUDA driver (libcuda)",
+     .kind = LayerKind::image,
+     .fact_prefixes = {"cuda."},
+     .sections = {catalog::cuda_facts},
+     .areas = {"cuda"},
+     .rule_folders = {{"cuda", Scope::node, Action::fix_config}}},
+    {.id = "nvml",
+     .title = "NVML (libnvidia-ml)",
+     .kind = LayerKind::image,
+     .fact_prefixes = {"nvml."},  // the CUDA helper loads NVML too: its probe is cuda's
+     .sections = {catalog::nvml_facts},
+     .areas = {"nvml"},
+     .rule_folders = {{"nvml", Scope::node, Action::reset_gpu}}},
+    {.id = "kernel-log",
+     .title = "Kernel log",
+     .kind = LayerKind::host,
+     .fact_prefixes = {"klog."},
+     .sections = {catalog::kernel_log_facts},
+     .areas = {"kernel-log", "xid"},
+     .rule_folders = {{"klog", Scope::node, Action::reboot}, {"xid", Scope::node, Action::reset_gpu}}},
+    {.id = "python",
+     .title = "Python / PyTorch",
+     .kind = LayerKind::environment,
+     // Environments, torch and its GPU code, nvidia-* wheels, --extension libraries, and the
+     // ML stack's cross-checks against the node (ml.*), which go with the environment.
+     .fact_prefixes = {"py.", "torch.", "wheels.", "ml.", "ext."},
+     .sections = {catalog::python_facts},
+     .areas = {"python"},
+     .rule_folders = {{"ml", Scope::environment, Action::fix_environment}}},
+    {.id = "toolkit",
+     .title = "CUDA toolkit (nvcc)",
+     .kind = LayerKind::environment,
+     .fact_prefixes = {"toolkit."},
+     .sections = {catalog::toolkit_facts},
+     .areas = {"toolkit"},
+     .rule_folders = {{"toolkit", Scope::environment, Action::fix_environment}}},
+    // The variables CUDA reads (CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, LD_PRELOAD): read in every
+    // run, --scope node too (the rules that judge them say scope = "environment").
+    {.id = "environment",
+     .title = "Environment",
+     .kind = LayerKind::image,
+     .fact_prefixes = {"env."},
+     .sections = {catalog::environment_facts},
+     .areas = {"environment"}},
+    // uname, uid, the distribution and libc: context the other layers' rules read; no overview line.
+    {.id = "system",
+     .title = "System",
+     .kind = LayerKind::image,
+     .fact_prefixes = {"host.", "system."},
+     .sections = {catalog::host_facts, catalog::system_facts}},
+    // Module against user-space versions, a failed context against the GPU's processes, CUDA's
+    // proof against the bus: their facts are the layers' they judge (kmod.*, lib.*, cuda.*).
+    {.id = "cross-checks", .title = "Cross-checks", .kind = LayerKind::cross_check},
+};
+
+constexpr std::span<const Layer> all_layers() { return k_all_layers; }
+
+constexpr const Layer* find_layer(std::string_view id) {
+  for (const Layer& layer : k_all_layers) {
+    if (layer.id == id) return &layer;
+  }
+  return nullptr;
+}
+
+/// The row named `id`. The registry and the overview call it in their constant tables, where an
+/// id no row has does not compile.
+constexpr const Layer& layer_named(std::string_view id) {
+  const Layer* layer = find_layer(id);
+  if (!layer) throw std::invalid_argument("no layer has this id");
+  return *layer;
+}
+
+}  // namespace gd

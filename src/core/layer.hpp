@@ -1,0 +1,81 @@
+#pragma once
+// A layer of the host, from the PCI slot up to the user's environment: the unit gpudoctor is
+// built of. Each layer is one row of core/all_layers.hpp, which says what every stage needs to
+// know of it: its id and title (the overview line, the diff and fleet layer), its facts (prefixes
+// and catalogue sections), its kind (what a pre-flight and --scope node do with it), and the rule
+// areas and rules/ folders that are its.
+//
+// The row holds what lives at core's level and below. A layer's probes and its overview line live
+// above core (probes/, report/) and name their row instead (probes/registry.cpp, report/areas/
+// area_support.cpp), so that the dependencies still point one way; the layer's id, checked when
+// those tables compile, ties them to it.
+
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/fact_catalog.hpp"
+#include "core/finding.hpp"
+
+namespace gd {
+
+/// A field that a row must set: it has no default, so a row that leaves it out does not compile
+/// (aggregate initialization copy-initializes a left-out field from `{}`).
+template <typename T>
+struct Required {
+  T value;
+  constexpr Required(T given) : value(given) {}  // implicit, so that a row reads `.kind = LayerKind::host`
+  constexpr operator T() const { return value; }
+};
+
+enum class LayerKind {
+  /// The machine's own (PCI, kernel module, device nodes, kernel log): a pre-flight of an image does
+  /// not read it (the image has none) but sets its facts unknown and takes the target's.
+  host,
+  /// Read wherever the run looks: the host, or the image in a pre-flight (--root IMAGE).
+  image,
+  /// The invoking user's choice (Python environment, toolkit): --scope node does not read it and
+  /// sets its facts unknown.
+  environment,
+  /// Compares other layers through their facts; owns no facts, rule areas or overview line.
+  cross_check,
+};
+
+std::string_view to_string(LayerKind kind);
+
+/// A catalogue section (core/catalog/sections.hpp).
+using CatalogSection = std::span<const FactSpec> (*)();
+
+/// A rules/ folder (the first segment of its rules' ids) and the scope and action its rules have
+/// when their file leaves them out (rules/defaults.cpp).
+struct RuleFolder {
+  std::string_view folder;
+  Scope scope;
+  Action action;
+};
+
+struct Layer {
+  std::string_view id;     ///< the one spelling: the overview line's id, the diff and fleet layer's id
+  std::string_view title;  ///< the overview line's and the diff's title
+  Required<LayerKind> kind;
+  /// Fact name prefixes: a fact is the layer's whose longest matching prefix is here.
+  std::initializer_list<std::string_view> fact_prefixes = {};
+  std::initializer_list<CatalogSection> sections = {};  ///< its part of the fact catalogue
+  /// The finding areas (a rule's `area`) its overview line answers for; a rule naming any other
+  /// area does not load.
+  std::initializer_list<std::string_view> areas = {};
+  std::initializer_list<RuleFolder> rule_folders = {};
+};
+
+/// The layer whose longest prefix `fact` starts with; nullptr for a name no layer claims (a
+/// newer version's fact in a report this one reads).
+const Layer* layer_of_fact(std::string_view fact);
+
+/// The layer that answers for finding area `area`; nullptr when none does.
+const Layer* layer_of_area(std::string_view area);
+
+/// Every layer's areas, in the layers' order (for messages).
+std::vector<std::string_view> layer_areas();
+
+}  // namespace gd
