@@ -8,6 +8,7 @@
 #include <map>
 
 #include "core/fact_catalog.hpp"
+#include "core/layer.hpp"
 #include "rules/condition_parser.hpp"
 #include "rules/defaults.hpp"
 #include "rules/load_context.hpp"
@@ -168,6 +169,13 @@ void check_placeholders(std::string_view field, const std::string& text, const t
   }
 }
 
+// Every layer's areas, for the message of an unknown one.
+std::string area_list() {
+  std::string list;
+  for (std::string_view area : layer_areas()) list += (list.empty() ? "" : ", ") + std::string(area);
+  return list;
+}
+
 // scope and action: the folder's default unless the file names one of the documented values.
 void read_scope_action(RuleReader& reader, Rule& rule, LoadContext& ctx) {
   ScopeAction defaults = default_scope_action(rule.id);
@@ -216,7 +224,11 @@ std::optional<Rule> read_rule(const RuleSource& source, const toml::table& table
     ctx.error(line_of(*node), "bad severity '" + severity + "' (use error, warning or info)" +
                                   did_you_mean(severity, {"error", "warning", "info"}));
   }
-  reader.string("area", rule.area, Required::yes);
+  // The area decides which overview line a finding marks: one no layer answers for is a typo.
+  if (const toml::node* node = reader.string("area", rule.area, Required::yes); node && !layer_of_area(rule.area)) {
+    ctx.error(line_of(*node), "area '" + rule.area + "' is no layer's (use one of " + area_list() + ")" +
+                                  did_you_mean(rule.area, layer_areas()));
+  }
   read_scope_action(reader, rule, ctx);
   check_placeholders("title", rule.title, reader.string("title", rule.title, Required::yes), ctx);
   check_placeholders("message", rule.message, reader.string("message", rule.message, Required::yes), ctx);
