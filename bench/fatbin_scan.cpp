@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 #include "sys/real_host.hpp"
 
 namespace {

@@ -32,7 +32,7 @@ if command -v nvidia-smi >/dev/null; then
 fi
 # The helper's own time (cuInit, and the whole helper process), from one full run's facts.
 "$bin" -v 2>/dev/null | grep -E '^  cuda\.(init\.duration_ms|helper\.(duration_ms|work_ms|timeline)) = ' | sed 's/^  /helper: /'
-# The CUDA fat binary scan (probes/python/cuda_fatbin: SASS/PTX targets read from headers only) on one
+# The CUDA fat binary scan (probes/shared/cuda_fatbin: SASS/PTX targets read from headers only) on one
 # large CUDA library, FATBIN_LIB or the largest under /usr/local/cuda/lib64, warm cache; needs
 # bench/fatbin_scan.cpp built beside the binary (cmake --build BUILD --target fatbin_scan).
 scan=$(dirname "$bin")/fatbin_scan

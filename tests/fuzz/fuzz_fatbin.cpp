@@ -1,6 +1,6 @@
 // CUDA fat binaries: the whole ELF-and-fatbin walk, through a replayed host holding the bytes.
 #include "fuzz_target.hpp"
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 #include "sys/replay_host.hpp"
 
 GD_FUZZ_TEXT({

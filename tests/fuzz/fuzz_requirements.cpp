@@ -1,6 +1,6 @@
 // PEP 508 requirements, PEP 440 versions and specifiers, markers.
 #include "fuzz_target.hpp"
-#include "probes/python/packaging/requirement.hpp"
+#include "util/packaging/requirement.hpp"
 
 GD_FUZZ_TEXT({
   if (auto requirement = gd::parse_requirement(text)) {

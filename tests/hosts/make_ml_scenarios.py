@@ -15,7 +15,7 @@ the same situation reads the same in every case that uses it:
   libtorch    torch 2.6.0+cu124's libtorch_cuda.so is not on the device: a tiny ELF stand-in with a
               .nv_fatbin section holds fat binaries with the architectures that wheel prints
               (sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90, no PTX: pytorch PR #143538), headers laid
-              out as src/probes/python/cuda_fatbin.hpp describes, payloads left as placeholders.
+              out as src/probes/shared/cuda_fatbin.hpp describes, payloads left as placeholders.
               The same stand-in, with fat binaries of different architecture lists, is an
               extension or a libtorch in which only a few fat binaries carry the GPU's code.
   drivers     the same container on a 570.124.06 (CUDA 12.8) or 550.54.15 (CUDA 12.4) host: every
@@ -169,7 +169,7 @@ def torch_version_py(version, cuda):
 
 # ---------------------------------------------------------------- libtorch_cuda.so stand-in
 
-ARCH_SPECIFIC = 0x100000  # the entry flag of an "a" target (sm_90a), src/probes/python/cuda_fatbin.hpp
+ARCH_SPECIFIC = 0x100000  # the entry flag of an "a" target (sm_90a), src/probes/shared/cuda_fatbin.hpp
 
 
 def fatbin_container(arches):

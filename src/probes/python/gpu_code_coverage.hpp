@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "core/fact_set.hpp"
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 
 namespace gd {
 

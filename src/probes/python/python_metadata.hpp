@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/python/packaging/name.hpp"  // normalize_name, for every reader of names
+#include "util/packaging/name.hpp"  // normalize_name, for every reader of names
 
 namespace gd {
 

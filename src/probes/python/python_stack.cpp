@@ -6,14 +6,14 @@
 #include <chrono>
 #include <optional>
 
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 #include "probes/python/gpu_code_coverage.hpp"
 #include "probes/shared/library_file.hpp"
 #include "probes/python/python_dists.hpp"
 #include "probes/python/python_envs.hpp"
 #include "probes/python/python_metadata.hpp"
 #include "probes/python/preflight_python.hpp"
-#include "probes/python/packaging/installed_requirements.hpp"
+#include "util/packaging/installed_requirements.hpp"
 
 namespace gd {
 namespace {

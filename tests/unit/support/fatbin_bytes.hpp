@@ -1,5 +1,5 @@
 #pragma once
-// Fat binary bytes laid out as CUDA's fatbinary writes them (src/probes/python/cuda_fatbin.hpp
+// Fat binary bytes laid out as CUDA's fatbinary writes them (src/probes/shared/cuda_fatbin.hpp
 // describes the layout), for the fat-binary scanner's and the GPU-code coverage tests: a
 // container header, then per entry its 64-byte header, optional header tail and payload.
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 
 namespace gd::test {
 

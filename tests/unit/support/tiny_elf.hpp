@@ -1,5 +1,5 @@
 #pragma once
-// ELF files built in memory for the ELF readers' tests (probes/shared/elf_modinfo, probes/python/cuda_fatbin).
+// ELF files built in memory for the ELF readers' tests (probes/shared/elf_modinfo, probes/shared/cuda_fatbin).
 // elf_with_sections lays out any list of sections the way a linker would (gABI): ELF header, each
 // section's bytes, .shstrtab, then the section header table. TinyElf is the kernel-module shape on
 // top of it: .text, .modinfo and optionally the kernel's module signature marker, enough for the

@@ -13,7 +13,7 @@
 #include "fatbin_bytes.hpp"
 #include "host_captures.hpp"
 #include "host_tools.hpp"
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 #include "probes/python/gpu_code_coverage.hpp"
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"

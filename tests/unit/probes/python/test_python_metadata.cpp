@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/python/packaging/requirement.hpp"
+#include "util/packaging/requirement.hpp"
 #include "source_files.hpp"
 
 using gd::CoreMetadata;

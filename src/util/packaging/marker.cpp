@@ -1,11 +1,11 @@
-#include "probes/python/packaging/marker.hpp"
+#include "util/packaging/marker.hpp"
 
 #include <array>
 #include <utility>
 
-#include "probes/python/packaging/name.hpp"
-#include "probes/python/packaging/specifier.hpp"
-#include "probes/python/packaging/text_chars.hpp"
+#include "util/packaging/name.hpp"
+#include "util/packaging/specifier.hpp"
+#include "util/packaging/text_chars.hpp"
 
 namespace gd {
 

@@ -1,4 +1,4 @@
-#include "probes/python/packaging/requirement.hpp"
+#include "util/packaging/requirement.hpp"
 
 #include <catch2/catch.hpp>
 

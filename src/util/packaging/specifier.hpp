@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/python/packaging/version.hpp"
+#include "util/packaging/version.hpp"
 
 namespace gd {
 

@@ -1,8 +1,8 @@
-#include "probes/python/packaging/installed_requirements.hpp"
+#include "util/packaging/installed_requirements.hpp"
 
 #include <utility>
 
-#include "probes/python/packaging/name.hpp"
+#include "util/packaging/name.hpp"
 
 namespace gd {
 

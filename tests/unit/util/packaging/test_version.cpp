@@ -1,4 +1,4 @@
-#include "probes/python/packaging/version.hpp"
+#include "util/packaging/version.hpp"
 
 #include <catch2/catch.hpp>
 

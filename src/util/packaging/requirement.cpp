@@ -1,8 +1,8 @@
-#include "probes/python/packaging/requirement.hpp"
+#include "util/packaging/requirement.hpp"
 
 #include <utility>
 
-#include "probes/python/packaging/text_chars.hpp"
+#include "util/packaging/text_chars.hpp"
 
 namespace gd {
 

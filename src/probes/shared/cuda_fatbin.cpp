@@ -1,4 +1,4 @@
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "probes/python/packaging/marker.hpp"
+#include "util/packaging/marker.hpp"
 
 #include <catch2/catch.hpp>
 

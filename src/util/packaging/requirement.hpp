@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/python/packaging/marker.hpp"
-#include "probes/python/packaging/specifier.hpp"
+#include "util/packaging/marker.hpp"
+#include "util/packaging/specifier.hpp"
 
 namespace gd {
 

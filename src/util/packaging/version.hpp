@@ -1,6 +1,6 @@
 #pragma once
 // PEP 440 versions ("2.11.0+cu130", "2.6.0rc1.post2.dev3"), as pypa/packaging 26 parses and
-// orders them (the library pip itself uses; tests/unit/probes/python/packaging/ compare against a
+// orders them (the library pip itself uses; tests/unit/util/packaging/ compare against a
 // table of its answers, tests/fixtures/python/packaging-oracle.tsv).
 // Spec: https://packaging.python.org/en/latest/specifications/version-specifiers/
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/python/cuda_fatbin.hpp"
+#include "probes/shared/cuda_fatbin.hpp"
 #include "sys/real_host.hpp"
 #include "fatbin_bytes.hpp"
 #include "host_tools.hpp"

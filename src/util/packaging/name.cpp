@@ -1,6 +1,6 @@
-#include "probes/python/packaging/name.hpp"
+#include "util/packaging/name.hpp"
 
-#include "probes/python/packaging/text_chars.hpp"
+#include "util/packaging/text_chars.hpp"
 
 namespace gd {
 

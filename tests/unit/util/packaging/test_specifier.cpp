@@ -1,4 +1,4 @@
-#include "probes/python/packaging/specifier.hpp"
+#include "util/packaging/specifier.hpp"
 
 #include <catch2/catch.hpp>
 

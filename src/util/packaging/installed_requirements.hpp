@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "probes/python/packaging/marker.hpp"
-#include "probes/python/packaging/requirement.hpp"
+#include "util/packaging/marker.hpp"
+#include "util/packaging/requirement.hpp"
 
 namespace gd {
 

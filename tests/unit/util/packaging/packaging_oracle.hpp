@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "probes/python/packaging/marker.hpp"
+#include "util/packaging/marker.hpp"
 #include "source_files.hpp"
 
 namespace gd::test {

@@ -1,9 +1,9 @@
-#include "probes/python/packaging/specifier.hpp"
+#include "util/packaging/specifier.hpp"
 
 #include <array>
 #include <utility>
 
-#include "probes/python/packaging/text_chars.hpp"
+#include "util/packaging/text_chars.hpp"
 
 namespace gd {
 

@@ -1,11 +1,11 @@
-#include "probes/python/packaging/version.hpp"
+#include "util/packaging/version.hpp"
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <utility>
 
-#include "probes/python/packaging/text_chars.hpp"
+#include "util/packaging/text_chars.hpp"
 
 namespace gd {
 
