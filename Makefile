@@ -52,12 +52,15 @@ test: build aarch64 sanitize
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD)); exit $$status
 	@cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD_SAN)); exit $$status
 
-# Every fuzz target for FUZZ_SECONDS (default 60) each; the executions per target are printed.
-# What the runs found (grown corpora, any crashing input) is kept in $(BUILD_SAN)/fuzz-kept/.
+# Every fuzz target for FUZZ_SECONDS (default 60) each, from the seeds (made from the fixtures
+# into $(BUILD_SAN)/fuzz-corpus) and the found inputs kept outside the tree
+# (~/.cache/gpudoctor-fuzz/found, tests/fuzz/merge_corpus.sh); the executions per target are
+# printed. What the runs found (grown corpora, any crashing input) is kept in $(BUILD_SAN)/fuzz-kept/.
 fuzz: sanitize
+	@python3 tests/fuzz/make_corpus.py --out $(BUILD_SAN)/fuzz-corpus >/dev/null
 	@for t in $(BUILD_SAN)/tests/fuzz/fuzz_*; do \
 	  n=$$(basename $$t); FUZZ_KEEP=$(abspath $(BUILD_SAN))/fuzz-kept \
-	  bash tests/fuzz/run_fuzz.sh $$t tests/fuzz/corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \
+	  bash tests/fuzz/run_fuzz.sh $$t $(BUILD_SAN)/fuzz-corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \
 	done
 
 # dist/gpudoctor-<version>-linux-{x86_64,aarch64}.tar.gz and dist/SHA256SUMS, reproducibly from

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/) from the test
-fixtures: files the captured hosts in tests/hosts/ hold, and tests/fixtures/. Run by hand when
-the fixtures change: python3 tests/fuzz/make_corpus.py. Seeds are capped at 64 KiB each."""
+"""make_corpus.py --out DIR: writes the seed corpora of the fuzz targets (DIR/<target>/) from the
+test fixtures: files the captured hosts in tests/hosts/ hold, tests/fixtures/, rules/ and the ML
+host cases. The corpora are made, not kept: ctest's fixture fuzz.corpus writes them into the
+build tree before the fuzz.* tests run (tests/fuzz/CMakeLists.txt), so they follow the fixtures
+without a step run by hand. The same fixtures give the same seeds. Seeds are capped at 64 KiB each."""
+import argparse
 import base64
 import glob
 import hashlib
@@ -11,6 +14,7 @@ import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+OUT = None  # set by main() from --out
 CAP = 64 * 1024
 
 # target -> path patterns of captured files (substring match) that are its input
@@ -55,7 +59,7 @@ def content(entry):
 
 
 def write(target, data, origin):
-    folder = os.path.join(HERE, "corpus", target)
+    folder = os.path.join(OUT, target)
     os.makedirs(folder, exist_ok=True)
     data = data[:CAP]
     name = hashlib.sha1(data).hexdigest()[:16]
@@ -64,8 +68,11 @@ def write(target, data, origin):
 
 
 def main():
-    # Only the seeds are written anew; found/ (what long runs added, merge_corpus.sh) stays.
-    shutil.rmtree(os.path.join(HERE, "corpus"), ignore_errors=True)
+    global OUT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True, help="folder to write <target>/ seed folders into (emptied first)")
+    OUT = os.path.abspath(parser.parse_args().out)
+    shutil.rmtree(OUT, ignore_errors=True)
     captures = sorted(glob.glob(os.path.join(ROOT, "tests/hosts/*.capture.json")))
     for path in captures:
         capture = json.load(open(path))
@@ -114,7 +121,7 @@ def main():
         write("rooted_walk", seed, "make_corpus.py")
     for target in ["nvidia_proc", "ld_cache", "elf", "fatbin", "python", "requirements", "system_files", "kernel_log",
                    "helper_reply", "rules", "replay", "redact", "rooted_walk"]:
-        folder = os.path.join(HERE, "corpus", target)
+        folder = os.path.join(OUT, target)
         os.makedirs(folder, exist_ok=True)
         print(target, len(os.listdir(folder)))
 

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# merge_corpus.sh TARGET SEEDS GROWN...: keeps in found/<target>/ (beside the seed corpus SEEDS)
+# merge_corpus.sh TARGET SEEDS GROWN...: keeps in $GPUDOCTOR_FUZZ_FOUND/<target>/ (default
+# ~/.cache/gpudoctor-fuzz/found, outside the repository; run_fuzz.sh reads it), beside the seeds SEEDS,
 # those inputs of long runs' grown corpora GROWN (run_fuzz.sh with FUZZ_KEEP) that reach code
 # neither the seeds nor found/ reach yet (libFuzzer's -merge=1 picks the fewest, smallest inputs
 # that cover every feature), so that the short runs in `make test` start where the long ones got
-# to. Inputs over MAX_LEN bytes (default 4096) are left out to keep the repository small. The
+# to. Inputs over MAX_LEN bytes (default 4096) are left out to keep the folder small. The
 # seeds stay as make_corpus.py writes them.
 set -eu
 target=$1 seeds=$2
 shift 2
 max_len=${MAX_LEN:-4096}
-found=$(dirname "$(dirname "$seeds")")/found/$(basename "$seeds")  # tests/fuzz/found/<target>
+short=$(basename "$target"); short=${short#fuzz_}
+found=${GPUDOCTOR_FUZZ_FOUND:-${XDG_CACHE_HOME:-$HOME/.cache}/gpudoctor-fuzz/found}/$short
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$found" "$work/known" "$work/small"

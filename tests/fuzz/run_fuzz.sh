@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
 # run_fuzz.sh TARGET CORPUS SECONDS [REPORT]: runs one libFuzzer target for SECONDS on a copy of
-# its seed corpus and of found/ beside it (the repository's folders are never written to), after
-# replaying every crash regression input under crashes/ beside the corpus. Exit 0 only without a
+# its seed corpus CORPUS (made by make_corpus.py into the build tree; a folder given is never
+# written to), plus the inputs long runs found where such a folder exists outside the tree, after
+# replaying every crash regression input of tests/fuzz/crashes/<target>/. Exit 0 only without a
 # crash and with at least the target's floor of coverage reached (coverage_floors.txt); the line
 # "fuzz: NAME: N runs in S s, 0 crashes (...)" goes to stdout (and to REPORT when given).
 # FUZZ_KEEP=DIR keeps what a long run found, which the temporary folder would lose: a crashing
 # input in DIR/crashes/NAME/, the grown corpus in DIR/corpus/NAME/ (for tests/fuzz/merge_corpus.sh).
+# GPUDOCTOR_FUZZ_FOUND=DIR (default ~/.cache/gpudoctor-fuzz/found): found inputs, DIR/<target>/,
+# kept by merge_corpus.sh outside the repository (`make fuzz` starts from them); set empty (as
+# ctest does, so that `make test` depends on nothing outside the tree) or absent: seeds alone.
 set -u
 target=$1 corpus=$2 seconds=$3 report=${4:-}
-name=$(basename "$target")
+name=$(basename "$target") short=${name#fuzz_}
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus" "$work/artifacts"
-[ -d "$corpus" ] && cp -r "$corpus"/. "$work/corpus/" 2>/dev/null
-# CORPUS is tests/fuzz/corpus/<target>; found/<target> and crashes/<target> are beside corpus/.
-fuzz_dir=$(dirname "$(dirname "$corpus")") target_name=$(basename "$corpus")
-# found/<target>: inputs that long runs reached and merge_corpus.sh kept, so short runs start there.
-found=$fuzz_dir/found/$target_name
-[ -d "$found" ] && cp -r "$found"/. "$work/corpus/" 2>/dev/null
-regressions=$fuzz_dir/crashes/$target_name
+[ -d "$corpus" ] || { echo "fuzz: $name: no seed corpus at $corpus (ctest's fuzz.corpus fixture, or make_corpus.py --out, writes it)"; exit 1; }
+cp -r "$corpus"/. "$work/corpus/" 2>/dev/null
+found_root=${GPUDOCTOR_FUZZ_FOUND-${XDG_CACHE_HOME:-$HOME/.cache}/gpudoctor-fuzz/found}
+found=$found_root/$short
+found_note=""
+if [ -n "$found_root" ] && [ -d "$found" ] && [ -n "$(ls -A "$found")" ]; then
+  cp -r "$found"/. "$work/corpus/" 2>/dev/null
+  found_note=", with $(ls "$found" | wc -l) found inputs of $found"
+fi
+regressions=$here/crashes/$short
 if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
   "$target" "$regressions"/* >"$work/regressions.log" 2>&1 || { cat "$work/regressions.log"; exit 1; }
   echo "fuzz: $name: $(ls "$regressions" | wc -l) crash regression inputs replayed"
@@ -47,13 +55,13 @@ fi
 # parser that refuses every input early. What libFuzzer loaded ("Loaded 1 modules (N inline 8-bit
 # counters)") counts what was instrumented, the whole linked core whatever the target calls; the
 # coverage the run reached ("cov: C" of its last status line) is what must not fall below the
-# target's floor in coverage_floors.txt (about 80% of what the seeds and found/ reach).
-floors=$(dirname "$0")/coverage_floors.txt
+# target's floor in coverage_floors.txt (about 80% of what the seeds alone reach).
+floors=$here/coverage_floors.txt
 counters=$(grep -oE 'Loaded [0-9]+ modules +\([0-9]+ inline 8-bit counters' "$work/log" | grep -oE '[0-9]+ inline' | grep -oE '[0-9]+' | head -n 1)
 reached=$(echo "$coverage" | grep -oE '^cov: [0-9]+' | grep -oE '[0-9]+')
-floor=$(awk -v t="${name#fuzz_}" '$1 == t { print $2 }' "$floors")
+floor=$(awk -v t="$short" '$1 == t { print $2 }' "$floors")
 if [ -z "$floor" ]; then
-  echo "fuzz: $name: no coverage floor for ${name#fuzz_} in $floors (reached ${reached:-nothing}): add one"
+  echo "fuzz: $name: no coverage floor for $short in $floors (reached ${reached:-nothing}): add one"
   exit 1
 fi
 if [ "${reached:-0}" -lt "$floor" ]; then
@@ -61,7 +69,7 @@ if [ "${reached:-0}" -lt "$floor" ]; then
   echo "fuzz: $name: reached ${reached:-no} coverage of ${counters:-?} instrumented edges, under its floor of $floor: the run was blind"
   exit 1
 fi
-line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes (${coverage:-no coverage line}, floor $floor, ${new_units:-?} new inputs, peak ${peak_rss:-?} MB)"
+line="fuzz: $name: ${runs:-?} runs in $seconds s, 0 crashes (${coverage:-no coverage line}, floor $floor, ${new_units:-?} new inputs, peak ${peak_rss:-?} MB$found_note)"
 echo "$line"
 [ -n "$report" ] && echo "$line" >>"$report"
 exit 0
