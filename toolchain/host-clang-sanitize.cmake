@@ -16,5 +16,8 @@ set(CMAKE_BUILD_TYPE Debug CACHE STRING "")
 set(GD_SANITIZE_FLAGS "-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer")
 set(CMAKE_C_FLAGS_INIT "${GD_SANITIZE_FLAGS}")
 set(CMAKE_CXX_FLAGS_INIT "-stdlib=libc++ ${GD_SANITIZE_FLAGS}")
-set(CMAKE_CXX_FLAGS_DEBUG_INIT "-g -O1")
+# Line tables only: sanitizer reports and libFuzzer need file:line, not types and variables, and
+# full debug info of the header-only libraries was a fifth of this build's time (issue 25).
+set(CMAKE_CXX_FLAGS_DEBUG_INIT "-gline-tables-only -O1")
+set(CMAKE_C_FLAGS_DEBUG_INIT "-gline-tables-only -O1")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-stdlib=libc++ ${GD_SANITIZE_FLAGS}")

@@ -11,6 +11,8 @@
 
 #include "host_tools.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 #ifndef GD_UNIT_NEEDS
 #error "GD_UNIT_NEEDS must list the ctest entries of the [needs-*] cases (tests/CMakeLists.txt)"
 #endif
@@ -47,3 +49,5 @@ TEST_CASE("unit tests: every [needs-*] case has a ctest entry that reports its s
     CHECK(cases_per_name[name] > 0);
   }
 }
+
+}  // namespace GD_UNITY_ID

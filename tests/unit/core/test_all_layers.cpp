@@ -9,6 +9,8 @@
 #include "core/all_layers.hpp"
 #include "fleet/fact_layers.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 // A row that leaves out its kind does not compile: aggregate initialization would build the
@@ -112,3 +114,5 @@ TEST_CASE("layers: each area and rules/ folder is one layer's", "[layers]") {
   CHECK(gd::layer_of_area("kernel-log")->id == "kernel-log");
   CHECK(gd::layer_of_area("klog") == nullptr);  // the folder's spelling is not an area
 }
+
+}  // namespace GD_UNITY_ID

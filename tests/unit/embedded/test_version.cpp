@@ -10,6 +10,8 @@
 #include "embedded/version.hpp"
 #include "embedded/build_info.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("--version names the version, the commit and the target", "[version]") {
   std::string line = gd::version_line();
   INFO(line);
@@ -25,3 +27,5 @@ TEST_CASE("--version names the version, the commit and the target", "[version]")
   std::string_view commit = gd::build_commit();
   if (commit != "unknown") CHECK(commit.substr(0, commit.find('-')).size() == 12);
 }
+
+}  // namespace GD_UNITY_ID

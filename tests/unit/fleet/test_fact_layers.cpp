@@ -9,6 +9,8 @@
 #include "core/fact_catalog.hpp"
 #include "replayed_reports.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("fact layers: the first layers are the overview's lines, in its order", "[fleet][layers]") {
   gd::Report report = gd::test::replayed_report("h200-live-ml");
   auto layers = gd::diff_layers();
@@ -59,3 +61,5 @@ TEST_CASE("fact layers: a * in a pattern is exactly one segment", "[fleet][layer
   CHECK_FALSE(gd::fact_matches("host.name", "host.names"));
   CHECK(gd::fact_matches("host.name", "host.name"));
 }
+
+}  // namespace GD_UNITY_ID

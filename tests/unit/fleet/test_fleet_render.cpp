@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using nlohmann::json;
 
 namespace {
@@ -74,3 +76,5 @@ TEST_CASE("fleet json: the versioned contract", "[fleet][render]") {
   CHECK(j["unreadable"] ==
         json::array({{{"path", "bad.json"}, {"reason", "not valid JSON: parse error at line 1, column 1"}}}));
 }
+
+}  // namespace GD_UNITY_ID

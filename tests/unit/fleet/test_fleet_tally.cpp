@@ -10,6 +10,8 @@
 #include "fleet/report_digest.hpp"
 #include "replayed_reports.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 gd::ReportDigest digest_of(const std::string& capture, const std::string& node, const std::string& started = "",
@@ -173,3 +175,5 @@ TEST_CASE("tally: ties in size go to the graver group, then by id", "[fleet][tal
   REQUIRE(s.unreadable.size() == 1);
   CHECK(s.unreadable[0].path == "bad.json");
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include "fleet/report_digest.hpp"
 #include "replayed_reports.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using nlohmann::json;
 
 namespace {
@@ -60,3 +62,5 @@ TEST_CASE("diff: a foreign report's findings, facts and host lose their tokens",
   CHECK(!has_token(json_text));
   CHECK(text.find("/opt/<secret>/lib") != std::string::npos);  // the difference is still shown
 }
+
+}  // namespace GD_UNITY_ID

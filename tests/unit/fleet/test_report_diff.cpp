@@ -8,6 +8,8 @@
 #include "fleet/fact_layers.hpp"
 #include "replayed_reports.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using nlohmann::json;
 
 namespace {
@@ -166,3 +168,5 @@ TEST_CASE("diff render: text lists both values under their layer; JSON is the co
   CHECK(j["facts_differing"] == 1);
   CHECK(j["volatile_left_out"] == 1);
 }
+
+}  // namespace GD_UNITY_ID

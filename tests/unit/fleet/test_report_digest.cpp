@@ -9,6 +9,8 @@
 
 #include "replayed_reports.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using nlohmann::json;
 
 namespace {
@@ -123,3 +125,5 @@ TEST_CASE("digest: a hostile report cannot make its digest large", "[fleet][dige
   CHECK(digest->findings[0].title.size() <= 2048);
   CHECK(digest->findings[0].title.ends_with("..."));
 }
+
+}  // namespace GD_UNITY_ID

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 struct Piece {
@@ -128,3 +130,5 @@ TEST_CASE("splitter: empty and blank input give nothing; a byte order mark is no
   REQUIRE(bom.size() == 1);
   CHECK(bom[0].text == "{\"n\":1}");
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 
 #include "helper_run.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using Status = gd::HelperOutcome::Status;
 using gd::test::fake_request;
 using gd::test::parsed;
@@ -168,3 +170,5 @@ TEST_CASE("parallel proof: started early, collected later", "[helper][parallel]"
   CHECK(reply.complete);
   check_proven(device(reply, 1));
 }
+
+}  // namespace GD_UNITY_ID

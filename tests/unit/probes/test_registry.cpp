@@ -11,6 +11,8 @@
 #include "probes/probe.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 std::set<std::string_view> registry_probes_run(const gd::ProbeOptions& options) {
@@ -104,3 +106,5 @@ TEST_CASE("registry: what --scope node leaves out is unknown, with the reason", 
   REQUIRE(facts.find("toolkit.count") != nullptr);
   CHECK(facts.find("toolkit.count")->source == "scope:node");
 }
+
+}  // namespace GD_UNITY_ID

@@ -6,6 +6,8 @@
 
 #include "report/report.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::AreaLine;
 using gd::AreaStatus;
 using gd::FactSet;
@@ -256,3 +258,5 @@ TEST_CASE("areas: a helper that could not start says why on the CUDA line", "[re
   auto lines = gd::build_area_lines(facts, {});
   CHECK(line(lines, "cuda").summary == "helper exec-failed: fd limit 10 too low for the helper: raise ulimit -n");
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 
 TEST_CASE("gpu rows: bus ids in both spellings join PCI, CUDA and NVML", "[report][prometheus]") {
@@ -50,3 +52,5 @@ TEST_CASE("gpu rows: devices without a PCI GPU get rows of their own, joined on 
   CHECK(rows[12].nvml == 1);
   CHECK(!rows[12].cuda);
 }
+
+}  // namespace GD_UNITY_ID

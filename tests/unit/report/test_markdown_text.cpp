@@ -4,6 +4,8 @@
 
 #include "report/markdown_text.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace md = gd::md;
 
 TEST_CASE("markdown text: what Markdown, GitHub or HTML would read as syntax is escaped", "[report][markdown]") {
@@ -51,3 +53,5 @@ TEST_CASE("markdown text: shorten cuts on a UTF-8 boundary", "[report][markdown]
   CHECK(md::shorten("abcd", 3) == "abc…");
   CHECK(md::shorten("aé", 2) == "a…");  // "é" is two bytes: not split
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("prometheus: label values escape backslash, quote and newline", "[report][prometheus]") {
   CHECK(gd::prom_escape_label_value(R"(a\b"c)" "\n" "d") == R"(a\\b\"c\nd)");
   CHECK(gd::prom_escape_label_value("GPU-5a1b · ok") == "GPU-5a1b · ok");  // UTF-8 stays
@@ -35,3 +37,5 @@ TEST_CASE("prometheus: a family, samples with and without labels", "[report][pro
   CHECK(gd::prom_seconds(1764590000.1234) == "1764590000.123");
   CHECK(gd::prom_seconds(0.0421) == "0.042");
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include "probes/libraries/ld_cache.hpp"
 #include "util/text_codec.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("--redact removes the host name, UUIDs and user names, and keeps the diagnosis", "[report][redact]") {
   gd::FactSet facts;
   facts.set("host.name", std::string("gpu-node-17.corp.example"));
@@ -149,3 +151,5 @@ TEST_CASE("--redact: /etc/passwd and /etc/group keep ids, home shapes and shells
   CHECK(binary["paths"]["/etc/passwd"]["read"] ==
         nlohmann::json{{"lines", nlohmann::json::array({"<user>:x:1002:1002::/home/<user>:/bin/sh", ""})}});
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <string>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::AreaLine;
 using gd::AreaStatus;
 using gd::Finding;
@@ -135,3 +137,5 @@ TEST_CASE("json report: user text survives serialisation", "[report][render_json
   CHECK(back == j);
   CHECK(back["findings"][0]["message"] == "CUDA_VISIBLE_DEVICES=\"99\" names no GPU;\nNVML sees 8 · see below");
 }
+
+}  // namespace GD_UNITY_ID

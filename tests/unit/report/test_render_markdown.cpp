@@ -12,6 +12,8 @@
 #include "report/render_markdown.hpp"
 #include "util/text_codec.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::AreaLine;
 using gd::AreaStatus;
 using gd::Finding;
@@ -188,3 +190,5 @@ TEST_CASE("markdown: no problems found only when every layer was checked", "[ren
   CHECK(out.starts_with("## ❔ gpudoctor: no problem confirmed\n\nNo problem confirmed; 1 layer is flagged above.\n\n"));
   CHECK(out.find("no problems found") == std::string::npos);
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include "report/render_npd.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Finding;
 using gd::Report;
 using gd::Severity;
@@ -78,3 +80,5 @@ TEST_CASE("npd: a health check never fails on an unconfirmed finding, and says w
   r.findings.push_back(finding("xid.fallen-off-bus", Severity::error, "A GPU has fallen off the bus"));
   CHECK(gd::render_npd(r, Severity::error) == "xid.fallen-off-bus: A GPU has fallen off the bus\n");
 }
+
+}  // namespace GD_UNITY_ID

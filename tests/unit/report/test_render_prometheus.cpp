@@ -9,6 +9,8 @@
 #include <set>
 #include <string>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Finding;
 using gd::Report;
 using gd::Severity;
@@ -208,3 +210,5 @@ TEST_CASE("prometheus: a finding CUDA did not confirm carries confirmed=\"false\
   r.findings.front().confirmed = false;
   CHECK(samples(gd::render_prometheus(r, 0), "gpudoctor_finding").front().find(R"(confirmed="false"} 1)") != std::string::npos);
 }
+
+}  // namespace GD_UNITY_ID

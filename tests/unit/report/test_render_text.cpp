@@ -8,6 +8,8 @@
 #include "util/terminal_text.hpp"
 #include "util/text_codec.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::AreaLine;
 using gd::AreaStatus;
 using gd::Finding;
@@ -276,3 +278,5 @@ TEST_CASE("text report: the rules' own texts hold nothing the renderer would esc
     for (const std::string& reference : rule.references) CHECK(gd::terminal_safe(reference) == reference);
   }
 }
+
+}  // namespace GD_UNITY_ID

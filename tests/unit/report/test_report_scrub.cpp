@@ -11,6 +11,8 @@
 #include "report/render_json.hpp"
 #include "replayed_reports.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 constexpr std::string_view k_hf = "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh";
@@ -110,3 +112,5 @@ TEST_CASE("prometheus: a label value holds no token, a GPU UUID stays", "[report
   CHECK(out.text().find("uuid=\"GPU-48a35ae5-26cc-b221-0dfe-8d39c03f25ad\",driver=\"https://u:<secret>@host/x\"") !=
         std::string::npos);
 }
+
+}  // namespace GD_UNITY_ID

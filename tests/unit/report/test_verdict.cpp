@@ -5,6 +5,8 @@
 
 #include "report/verdict.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::AreaLine;
 using gd::AreaStatus;
 using gd::Report;
@@ -116,3 +118,5 @@ TEST_CASE("verdict: a health check never calls a GPU healthy that another job ke
   r.facts.set("cuda.context.busy_count", std::int64_t{0});
   CHECK(gd::verdict_of(r).text == "No node problems found.");
 }
+
+}  // namespace GD_UNITY_ID

@@ -6,6 +6,8 @@
 #include "rules/operators.hpp"
 #include "rules/placeholders.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 using gd::Condition;
@@ -305,3 +307,5 @@ TEST_CASE("within a severity, a confirmed finding comes before one that CUDA did
   rules[1].severity = gd::Severity::warning;
   CHECK(ids(gd::evaluate(rules, facts).findings) == std::vector<std::string>{"devices.consequence", "hardware.root-cause"});
 }
+
+}  // namespace GD_UNITY_ID

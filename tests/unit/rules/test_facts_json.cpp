@@ -6,6 +6,8 @@
 
 #include "rules/facts_json.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 using nlohmann::json;
@@ -121,3 +123,5 @@ TEST_CASE("JSON text: syntax errors carry the line", "[rules][facts_json]") {
   REQUIRE_FALSE(empty);
   CHECK(empty.error().describe().starts_with("empty.json:1: invalid JSON: "));
 }
+
+}  // namespace GD_UNITY_ID

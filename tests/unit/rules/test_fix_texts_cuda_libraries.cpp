@@ -13,6 +13,8 @@
 
 #include "fixture_finding.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::all_fix_lines;
 using gd::test::finding_on;
 using gd::test::has;
@@ -124,3 +126,5 @@ TEST_CASE("libraries.compat-libcuda-unsupported-gpu gives the mixed-GPU remedy a
   CHECK(has(fix, "/etc/ld.so.conf.d/00-compat-*.conf"));
   CHECK(has(finding.message, "/usr/local/cuda-12.8/compat/libcuda.so.570.124.06"));
 }
+
+}  // namespace GD_UNITY_ID

@@ -13,6 +13,8 @@
 
 #include "fixture_finding.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::all_fix_lines;
 using gd::test::finding_on;
 using gd::test::has;
@@ -95,3 +97,5 @@ TEST_CASE("xid.contained-ecc: an Xid 94 that says RST: Yes gets the reset step",
   CHECK(has(finding.why, "RST: Yes"));
   CHECK(has(finding.fix.front(), "RST: Yes, first reset the GPU"));
 }
+
+}  // namespace GD_UNITY_ID

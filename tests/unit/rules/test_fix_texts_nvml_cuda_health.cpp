@@ -14,6 +14,8 @@
 
 #include "fixture_finding.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::all_fix_lines;
 using gd::test::finding_on;
 using gd::test::has;
@@ -82,3 +84,5 @@ TEST_CASE("nvml.compute-mode-prohibited and nvml.retired-pages-pending say what 
   INFO(retired);
   CHECK(has(retired, "reload the driver to activate"));
 }
+
+}  // namespace GD_UNITY_ID

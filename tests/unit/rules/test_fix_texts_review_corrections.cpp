@@ -8,6 +8,8 @@
 
 #include "fixture_finding.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::all_fix_lines;
 using gd::test::finding_on;
 using gd::test::has;
@@ -131,3 +133,5 @@ TEST_CASE("toolkit.newer-than-driver names the branch of the toolkit and the run
   gd::Finding major = finding_on("toolkit.newer-than-driver", "positive/cuda13-on-570.json");
   CHECK(has(all_fix_lines(major), "Upgrade the driver to branch 580 or newer"));
 }
+
+}  // namespace GD_UNITY_ID

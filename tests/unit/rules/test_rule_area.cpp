@@ -12,6 +12,8 @@
 #include "rules/embedded_rules.hpp"
 #include "rules/rule_loader.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 std::string rule_with_area(std::string_view area) {
@@ -77,3 +79,5 @@ TEST_CASE("rule area: every built-in rule's folder is a layer's, with its defaul
     CHECK(gd::layer_of_area(rule.area) != nullptr);
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include "rules/rule_codec.hpp"
 #include "rules/rule_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 gd::RuleLoadResult repository_rules() {
@@ -67,3 +69,5 @@ TEST_CASE("a damaged compiled blob is refused", "[rules][codec]") {
     (void)gd::decode_rules(damaged);
   }
 }
+
+}  // namespace GD_UNITY_ID

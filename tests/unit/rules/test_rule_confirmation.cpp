@@ -19,6 +19,8 @@
 #include "rules/facts_json.hpp"
 #include "rules/rule_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -131,3 +133,5 @@ TEST_CASE("no error below CUDA survives a CUDA that proved every GPU", "[rules][
   }
   CHECK(checked >= 30);
 }
+
+}  // namespace GD_UNITY_ID

@@ -10,6 +10,8 @@
 
 #include "rules/rule_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 #ifndef GD_SOURCE_DIR
 #error "GD_SOURCE_DIR must name the repository root"
 #endif
@@ -109,3 +111,5 @@ TEST_CASE("container fixes: void set by CDI stays, an empty seccomp log clears n
   // kernel/seccomp.c seccomp_log(): SECCOMP_RET_ERRNO is logged only when the filter asked for it.
   CHECK(any_fix_contains(load_rule("container.init-os-call-blocked"), "SECCOMP_FILTER_FLAG_LOG"));
 }
+
+}  // namespace GD_UNITY_ID

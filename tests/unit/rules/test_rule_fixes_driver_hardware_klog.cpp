@@ -8,6 +8,8 @@
 
 #include "rules/rule_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 const gd::Rule& rule(std::string_view id) {
@@ -87,3 +89,5 @@ TEST_CASE("nouveau fixes use commands that exist on each distribution", "[rules]
   CHECK(any_line(r, "grubby --update-kernel=ALL --args="));
   CHECK(any_line(r, "that display has no driver until nvidia takes it"));
 }
+
+}  // namespace GD_UNITY_ID

@@ -28,6 +28,8 @@
 #include "rules/placeholders.hpp"
 #include "rules/rule_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 #ifndef GD_SOURCE_DIR
 #error "GD_SOURCE_DIR must name the repository root"
 #endif
@@ -247,3 +249,5 @@ TEST_CASE("rule fixtures fire, stay quiet or stay undecided as labelled", "[rule
   }
   CHECK(checked > 0);
 }
+
+}  // namespace GD_UNITY_ID

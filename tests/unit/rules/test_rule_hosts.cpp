@@ -20,6 +20,8 @@
 #include "rules/rule_files.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -223,3 +225,5 @@ TEST_CASE("rule hosts make their rule fire or decide no, as named", "[rules][hos
   CHECK(never_top_level.empty());
   CHECK(checked > 0);
 }
+
+}  // namespace GD_UNITY_ID

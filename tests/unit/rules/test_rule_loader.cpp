@@ -12,6 +12,8 @@
 #include "rules/rule_files.hpp"
 #include "rules/rule_loader.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 // A valid rule; tests derive broken ones by replacing one piece. Line numbers are fixed.
@@ -390,3 +392,5 @@ TEST_CASE("scope and action: the folder's default, or what the file says", "[rul
     CHECK(type.message == "'scope' must be a string, not a integer");
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -12,6 +12,8 @@
 #include "rules/defaults.hpp"
 #include "rules/rule_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 gd::RuleLoadResult repository_rules() { return gd::load_rules_from_path(std::string(GD_SOURCE_DIR) + "/rules"); }
@@ -105,3 +107,5 @@ TEST_CASE("folder defaults", "[rules][scope]") {
   CHECK(gd::default_scope_action("site.local-rule").scope == gd::Scope::node);
   CHECK(gd::default_scope_action("").action == gd::Action::fix_config);
 }
+
+}  // namespace GD_UNITY_ID

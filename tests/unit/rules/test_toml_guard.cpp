@@ -7,6 +7,8 @@
 #include "rules/toml_guard.hpp"
 #include "source_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::find_unparseable_toml;
 
 TEST_CASE("a table header that does not start with a key is refused with its line", "[rules][toml_guard]") {
@@ -50,3 +52,5 @@ TEST_CASE("the fuzz regressions load as errors naming the file, not as a crash",
     CHECK(loaded.errors.front().file == source.path);
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -48,6 +48,8 @@ inline bool debian_glibc() {
 
 }  // namespace host_tools_detail
 
+inline constexpr const char* k_cuda_stub_libcuda = "/usr/local/cuda/lib64/stubs/libcuda.so";
+
 struct HostTool {
   const char* name;     // the tag is [needs-NAME]
   const char* missing;  // the skip reason: what this machine lacks
@@ -63,6 +65,8 @@ inline const std::vector<HostTool>& host_tools() {
       {"cuda-toolkit", "no CUDA toolkit (ptxas and fatbinary under /usr/local/cuda/bin)", d::cuda_toolkit},
       {"objcopy", "no CUDA toolkit (ptxas, fatbinary) or no objcopy that takes --add-section",
        [] { return d::cuda_toolkit() && d::shell("objcopy --help | grep -q -e --add-section"); }},
+      {"cuda-stub", "no NVIDIA stub libcuda (/usr/local/cuda/lib64/stubs/libcuda.so, the CUDA toolkit's)",
+       [] { return std::ifstream(k_cuda_stub_libcuda).good(); }},
       {"nvcc", "no nvcc under /usr/local/cuda/bin, or no host compiler it accepts (nvcc -E fails)",
        [] {
          return d::cuda_toolkit() && d::executable(std::string(k_cuda_bin) + "/nvcc") &&

@@ -16,6 +16,8 @@
 #include "util/errno_names.hpp"
 #include "util/text_codec.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::CapturedHelperRun;
 using gd::CapturedPath;
@@ -486,3 +488,5 @@ TEST_CASE("capture: error answers read back as errors", "[sys][capture]") {
   CHECK(capture->paths.at("/proc/driver/nvidia/params").read->error().code == EACCES);
   CHECK(capture->paths.at("/dev/nvidia9").open == 200);
 }
+
+}  // namespace GD_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::env_name_allowed;
 
 TEST_CASE("env allowlist: variables that decide how CUDA loads may be read", "[sys][env_allowlist]") {
@@ -46,3 +48,5 @@ TEST_CASE("env allowlist: secrets and unrelated variables are refused", "[sys][e
     CHECK_FALSE(env_name_allowed(name));
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -15,7 +15,11 @@
 
 #include <sys/stat.h>
 
+#include "host_tools.hpp"
+
 #include "helper_run.hpp"
+
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
 
 using Status = gd::HelperOutcome::Status;
 using gd::test::fake_request;
@@ -159,15 +163,10 @@ TEST_CASE("helper exec: a libcuda that cannot be opened", "[sys][helper_exec]") 
   CHECK(reply.nvml_init.result == 0);
 }
 
-TEST_CASE("helper exec: NVIDIA's stub libcuda answers 34", "[sys][helper_exec]") {
-  const char* stub = "/usr/local/cuda/lib64/stubs/libcuda.so";
-  struct stat st {};
-  if (::stat(stub, &st) != 0) {
-    WARN("skipped: " << stub << " is not installed on this machine");
-    return;
-  }
+// Run by ctest's unit.needs-cuda-stub entry, a skip with its reason where the toolkit is absent.
+TEST_CASE("helper exec: NVIDIA's stub libcuda answers 34", "[sys][helper_exec][needs-cuda-stub]") {
   gd::HelperRequest request = fake_request();
-  request.libcuda_path = stub;
+  request.libcuda_path = gd::test::k_cuda_stub_libcuda;
   gd::HelperReply reply = parsed(run(request));
   CHECK(reply.complete);
   CHECK(reply.cuda_init.result == 34);  // CUDA_ERROR_STUB_LIBRARY
@@ -198,3 +197,5 @@ TEST_CASE("helper exec: the loader is the helper's PT_INTERP", "[sys][helper_exe
   REQUIRE_FALSE(loader.empty());
   CHECK(loader.find("ld-linux") != std::string::npos);
 }
+
+}  // namespace GD_UNITY_ID

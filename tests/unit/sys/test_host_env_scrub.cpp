@@ -11,6 +11,8 @@
 #include "sys/recording_host.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 const std::string k_hf = "hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh";
@@ -60,3 +62,5 @@ TEST_CASE("host env: the live environment is scrubbed as before", "[sys][secrets
     ::unsetenv("TORCH_CUDA_ARCH_LIST");
   }
 }
+
+}  // namespace GD_UNITY_ID

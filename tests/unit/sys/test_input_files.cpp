@@ -9,6 +9,8 @@
 
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 std::string read_all(gd::InputStream& in) {
@@ -95,3 +97,5 @@ TEST_CASE("input files: folders are walked recursively, sorted, by suffix, links
   REQUIRE(named);
   CHECK(read_all(*named) == "secret");
 }
+
+}  // namespace GD_UNITY_ID

@@ -17,6 +17,8 @@
 
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 std::string slurp(const std::string& path) {
@@ -159,3 +161,5 @@ TEST_CASE("output file: the signal dispositions are the caller's again after the
   std::signal(SIGXFSZ, old_xfsz);
   CHECK(names_in(tree.root()) == std::vector<std::string>{"m.prom"});
 }
+
+}  // namespace GD_UNITY_ID

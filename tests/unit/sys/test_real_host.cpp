@@ -14,6 +14,8 @@
 
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FileKind;
 using gd::HelperOutcome;
 using gd::HelperRequest;
@@ -294,3 +296,5 @@ TEST_CASE("real host: the walk without openat2 answers as openat2 does", "[sys][
     CHECK(kernel.open_device(path) == walk.open_device(path));
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -16,6 +16,8 @@
 #include "temp_tree.hpp"
 #include "util/errno_names.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::Host;
 using gd::HelperOutcome;
@@ -208,3 +210,5 @@ TEST_CASE("recording host: environment, identity, uname and helper runs replay t
     CHECK(ask_rest(replay) == live);
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FileKind;
 using gd::FileStat;
@@ -258,3 +260,5 @@ TEST_CASE("replay host: a helper run the capture lacks was not run", "[sys][repl
   CHECK(user.status == HelperOutcome::Status::not_run);
   CHECK(user.error == "the capture holds no user-env helper run");
 }
+
+}  // namespace GD_UNITY_ID

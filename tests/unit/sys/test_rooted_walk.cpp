@@ -13,6 +13,8 @@
 
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::RootedWalk;
 using gd::test::TempTree;
 using Follow = RootedWalk::Follow;
@@ -194,3 +196,5 @@ TEST_CASE("rooted walk: openat2 is used where the kernel has it, and a missing r
   RootedWalk file_root(t.tree.at("/secret"));
   CHECK(file_root.root_error() == ENOTDIR);
 }
+
+}  // namespace GD_UNITY_ID

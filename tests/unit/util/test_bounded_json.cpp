@@ -8,6 +8,8 @@
 
 #include "host_captures.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::JsonBounds;
 using gd::parse_bounded_json;
 
@@ -107,3 +109,5 @@ TEST_CASE("bounded JSON: a read error ends the parse with its reason", "[util][b
   REQUIRE_FALSE(parsed);
   CHECK(parsed.error() == "read failed: Input/output error");
 }
+
+}  // namespace GD_UNITY_ID

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <string>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::errno_from_name;
 using gd::errno_name;
 
@@ -47,3 +49,5 @@ TEST_CASE("errno names: text that is no errno name is refused", "[util][errno_na
     CHECK_FALSE(errno_from_name(bad).has_value());
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include "util/secret_scrub.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::scrub_secrets;
 
 TEST_CASE("tokens inside allowed values are replaced", "[util][secrets]") {
@@ -50,3 +52,5 @@ TEST_CASE("the known shapes alone keep long legitimate runs the generic rule wou
   CHECK(gd::scrub_known_secrets("x hf_AbCdEfGhIjKlMnOpQrStUvWx AKIAIOSFODNN7EXAMPLE https://a:b@c/d") ==
         "x <secret> <secret> https://a:<secret>@c/d");
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <csignal>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::signal_name;
 
 TEST_CASE("signal names: signals a crashing library ends with", "[util][signal_names]") {
@@ -23,3 +25,5 @@ TEST_CASE("signal names: others are shown by number", "[util][signal_names]") {
   CHECK(signal_name(SIGRTMIN + 1) == "signal " + std::to_string(SIGRTMIN + 1));
   CHECK(signal_name(-3) == "signal -3");
 }
+
+}  // namespace GD_UNITY_ID

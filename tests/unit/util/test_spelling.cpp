@@ -5,6 +5,8 @@
 
 #include "util/spelling.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("edit_distance counts insertions, deletions and substitutions", "[util][spelling]") {
   CHECK(gd::edit_distance("", "") == 0);
   CHECK(gd::edit_distance("cuInit", "cuInit") == 0);
@@ -20,3 +22,5 @@ TEST_CASE("closest_name suggests only near candidates", "[util][spelling]") {
   CHECK(gd::closest_name("warnign", k_names) == "warning");
   CHECK(gd::closest_name("critical", k_names).empty());  // nothing within 3 edits
 }
+
+}  // namespace GD_UNITY_ID

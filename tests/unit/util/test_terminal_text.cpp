@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::terminal_safe;
 using namespace std::string_view_literals;
 
@@ -75,3 +77,5 @@ TEST_CASE("terminal text: escaping twice changes nothing more", "[util][terminal
   CHECK(once == "/opt/venv\\x1b]0;pwned\\x07U+009BU+202E\\r\\n[ok] Everything is fine\\xff");
   CHECK(terminal_safe(once) == once);
 }
+
+}  // namespace GD_UNITY_ID

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::base64_decode;
 using gd::base64_encode;
 using gd::is_valid_utf8;
@@ -142,3 +144,5 @@ TEST_CASE("base64: malformed input is refused", "[util][text_codec]") {
     CHECK_FALSE(base64_decode(bad).has_value());
   }
 }
+
+}  // namespace GD_UNITY_ID

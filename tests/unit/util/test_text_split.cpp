@@ -5,6 +5,8 @@
 
 #include "util/text_split.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using Views = std::vector<std::string_view>;
 
 TEST_CASE("split_words splits on runs of spaces and tabs", "[util][text_split]") {
@@ -35,3 +37,5 @@ TEST_CASE("split_fields keeps empty pieces, so positions count", "[util][text_sp
   CHECK(gd::split_fields("", ',') == std::vector<std::string_view>{""});
   CHECK(gd::split_fields("a:", ':') == std::vector<std::string_view>{"a", ""});
 }
+
+}  // namespace GD_UNITY_ID

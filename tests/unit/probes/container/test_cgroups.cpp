@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::cgroup_version;
 using gd::devices_list_allows;
 using gd::parse_devices_list;
@@ -97,3 +99,5 @@ TEST_CASE("cgroups: devices.list", "[probes][cgroups]") {
   CHECK(devices_list_allows(parse_devices_list("c 238:0 r\nc 238:* w\n"), 238, 0, "rw"));
   CHECK(parse_devices_list("x 1:2 rwm\nc 1 rwm\nc 1:2 rwx\n").empty());
 }
+
+}  // namespace GD_UNITY_ID

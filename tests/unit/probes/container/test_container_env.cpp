@@ -11,6 +11,8 @@
 #include "host_captures.hpp"
 #include "container_probe_run.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -119,3 +121,4 @@ TEST_CASE("container env: CUDA_VISIBLE_DEVICES against the driver's GPUs", "[pro
   CHECK(state_of(bad, "container.cuda_visible_devices_absent") == FactState::absent);
 }
 
+}  // namespace GD_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::detect_runtime;
 using gd::RuntimeTraces;
 
@@ -92,3 +94,5 @@ TEST_CASE("container runtime: WSL2 is not a container", "[probes][container_runt
   wsl.dockerenv = true;
   CHECK(detect_runtime(wsl).runtime == "docker");
 }
+
+}  // namespace GD_UNITY_ID

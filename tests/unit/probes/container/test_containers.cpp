@@ -11,6 +11,8 @@
 #include "host_captures.hpp"
 #include "container_probe_run.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -139,3 +141,5 @@ TEST_CASE("containers: unreadable files", "[probes][containers]") {
   // The runtime still comes from /.dockerenv.
   CHECK(facts.get_string("container.runtime") == "docker");
 }
+
+}  // namespace GD_UNITY_ID

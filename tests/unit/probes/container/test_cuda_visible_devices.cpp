@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::absent_visible_device;
 using gd::malformed_visible_device;
 
@@ -49,3 +51,5 @@ TEST_CASE("cuda visible devices: entries naming absent GPUs", "[probes][cuda_vis
   CHECK_FALSE(absent_visible_device("0,-1,5", 1, k_uuids));
   CHECK_FALSE(absent_visible_device("", 0, k_uuids));
 }
+
+}  // namespace GD_UNITY_ID

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::cpuinfo_hypervisor_flag;
 using gd::dmi_hypervisor;
 using gd::guess_virtualization;
@@ -50,3 +52,5 @@ TEST_CASE("hypervisor: WSL2 kernels", "[probes][hypervisor]") {
   CHECK_FALSE(gd::is_wsl2_kernel("4.4.0-19041-Microsoft", ""));  // WSL1: no GPU support at all
   CHECK_FALSE(gd::is_wsl2_kernel("6.18.44-fc-v657-gpu", "Linux version 6.18.44-fc-v657-gpu"));
 }
+
+}  // namespace GD_UNITY_ID

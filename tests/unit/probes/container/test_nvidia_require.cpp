@@ -4,6 +4,8 @@
 
 #include "host_captures.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::compare_require_version;
 using gd::evaluate_requirement;
 using gd::RequireProperties;
@@ -100,3 +102,5 @@ TEST_CASE("nvidia require: simple requirements", "[probes][nvidia_require]") {
   CHECK(broken.error == "cuda");
   CHECK(evaluate_requirement("cuda=>12", driver("550.54.14", "12.4")).error == "cuda=>12");
 }
+
+}  // namespace GD_UNITY_ID

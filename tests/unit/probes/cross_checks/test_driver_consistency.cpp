@@ -4,6 +4,8 @@
 #include "probes/cross_checks/driver_consistency.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 
@@ -103,3 +105,5 @@ TEST_CASE("consistency: the predicted libcuda against the one the helper mapped"
     CHECK(fact->state == FactState::unknown);
   }
 }
+
+}  // namespace GD_UNITY_ID

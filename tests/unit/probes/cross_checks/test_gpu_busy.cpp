@@ -8,6 +8,8 @@
 #include "probes/cross_checks/gpu_busy.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::list_of;
@@ -127,3 +129,5 @@ TEST_CASE("gpu busy: a context that worked is not busy; no CUDA run leaves it un
     CHECK(state_of(facts, "cuda.context.fault_count") == FactState::unknown);
   }
 }
+
+}  // namespace GD_UNITY_ID

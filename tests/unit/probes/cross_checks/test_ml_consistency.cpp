@@ -12,6 +12,8 @@
 #include "probes/cross_checks/ml_consistency.hpp"
 #include "sys/real_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::list_of;
@@ -294,3 +296,5 @@ TEST_CASE("without CUDA (the PCI table's GPU) coverage decides too; the a/f rule
   b300.set("torch.sass", Names{"sm_90", "sm_100f"});
   CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100f"})), "ml.gpus_without_torch_kernels").empty());
 }
+
+}  // namespace GD_UNITY_ID

@@ -8,6 +8,8 @@
 #include "probes/cross_checks/proof_coverage.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 
@@ -149,3 +151,5 @@ TEST_CASE("proof coverage: no GPU on the bus proves nothing", "[probes][proof_co
   run(facts);
   CHECK(facts.get_bool(k_fact) == false);
 }
+
+}  // namespace GD_UNITY_ID

@@ -10,6 +10,8 @@
 #include "fact_access.hpp"
 #include "probes/cuda/helper_reply.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::list_of;
 using gd::test::reason_of;
 using gd::test::state_of;
@@ -103,3 +105,5 @@ TEST_CASE("cuda devices: GPUs above the helper's bound are counted", "[probes][c
   gd::FactSet facts = facts_of(proven(0) + "cuda.devices_not_started\t6\n");
   CHECK(facts.get_int("cuda.devices.not_started") == 6);
 }
+
+}  // namespace GD_UNITY_ID

@@ -10,6 +10,8 @@
 #include "sys/recording_host.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::CapturedHelperRun;
 using gd::FactSet;
@@ -368,3 +370,5 @@ TEST_CASE("cuda_driver: a GPU stuck after a cuInit that took most of the deadlin
     CHECK(judged.reason.find("the GPUs had 700 ms of the helper's 2700 ms deadline") != std::string::npos);
   }
 }
+
+}  // namespace GD_UNITY_ID

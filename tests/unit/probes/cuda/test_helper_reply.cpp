@@ -4,6 +4,8 @@
 
 #include <string>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::parse_helper_reply;
 
 namespace {
@@ -325,3 +327,5 @@ TEST_CASE("helper reply 1.0: no minor version, no kernel keys", "[probes][helper
   CHECK_FALSE(reply->cuda_devices[0].module.result.has_value());
   CHECK_FALSE(reply->cuda_devices[0].check.has_value());
 }
+
+}  // namespace GD_UNITY_ID

@@ -12,6 +12,8 @@
 #include "fact_access.hpp"
 #include "helper_run.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::list_of;
 using gd::test::reason_of;
 using gd::test::ScopedEnv;
@@ -292,3 +294,5 @@ TEST_CASE("nvml health: a capture of the protocol 1.0 helper says it predates th
   gd::record_nvml_health(*reply, facts);
   CHECK(reason_of(facts, "nvml.health.remap_failed").find("protocol 1.0") != std::string::npos);
 }
+
+}  // namespace GD_UNITY_ID

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FileStat;
 using gd::Identity;
 using gd::mode_grants_rw;
@@ -54,3 +56,5 @@ TEST_CASE("device access: group names from /etc/group", "[probes][device_access]
   CHECK(gd::octal_mode(0666) == "0666");
   CHECK(gd::octal_mode(0100660) == "0660");
 }
+
+}  // namespace GD_UNITY_ID

@@ -11,6 +11,8 @@
 #include "host_captures.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -322,3 +324,5 @@ TEST_CASE("device nodes: a capture or root without /dev", "[probes][device_nodes
   // /proc/devices is judged on its own: not captured either, so unknown, not absent.
   CHECK(state_of(facts, "proc.devices.uvm_major") == FactState::unknown);
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include "host_captures.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::parse_driver_gpu;
 
 TEST_CASE("driver gpus: the real H200 information file", "[probes][driver_gpus]") {
@@ -52,3 +54,5 @@ TEST_CASE("driver gpus: module not loaded, unreadable file", "[probes][driver_gp
   REQUIRE(two.unreadable.size() == 1);
   CHECK(two.unreadable[0].starts_with("0000:02:00.0 EACCES"));
 }
+
+}  // namespace GD_UNITY_ID

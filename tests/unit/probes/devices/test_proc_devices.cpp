@@ -4,6 +4,8 @@
 
 #include "host_captures.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::character_major;
 using gd::parse_proc_devices;
 
@@ -56,3 +58,5 @@ TEST_CASE("proc devices: no nvidia module, empty and garbled input", "[probes][p
   CHECK(odd.character[0].major == 238);
   CHECK(odd.character[0].name == "nvidia-uvm");
 }
+
+}  // namespace GD_UNITY_ID

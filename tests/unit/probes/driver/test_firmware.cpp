@@ -7,6 +7,8 @@
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::TempTree;
@@ -193,3 +195,5 @@ TEST_CASE("firmware: the healthy H200 container has no folder but runs the firmw
   CHECK(list(facts, "firmware.missing_files") == Names{"gsp_ga10x.bin"});
   CHECK(facts.get_bool("firmware.loaded_by_gpus") == true);
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include "temp_tree.hpp"
 #include "tiny_elf.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -165,3 +167,5 @@ TEST_CASE("module files: a real folder tree read through --root", "[probes][kern
   CHECK(facts.get_bool("kmod.nvidia.disk_version_matches") == false);
   CHECK(facts.get_bool("kmod.kernel_headers_installed") == true);
 }
+
+}  // namespace GD_UNITY_ID

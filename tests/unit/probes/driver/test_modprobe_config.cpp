@@ -4,6 +4,8 @@
 #include "probes/driver/modprobe_config.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -140,3 +142,5 @@ TEST_CASE("modprobe probe: an unreadable folder leaves 'not blacklisted' unknown
   CHECK(fact->state == FactState::unknown);
   CHECK_THAT(fact->reason, Catch::Contains("needs root"));
 }
+
+}  // namespace GD_UNITY_ID

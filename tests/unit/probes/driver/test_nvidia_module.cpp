@@ -8,6 +8,8 @@
 #include "host_captures.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -190,3 +192,5 @@ TEST_CASE("nvidia module probe: /proc/driver/nvidia hidden but the module is lis
   CHECK(facts.get_string("kmod.nvidia.version") == "580.159.04");
   CHECK(state_of(facts, "kmod.nvidia.flavor") == FactState::unknown);
 }
+
+}  // namespace GD_UNITY_ID

@@ -5,6 +5,8 @@
 #include "probes/driver/proc_modules.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -85,3 +87,5 @@ TEST_CASE("proc modules probe: without /proc/modules nothing is known", "[probes
   CHECK(uvm->state == FactState::unknown);
   CHECK_THAT(uvm->reason, Catch::Contains("no /proc/modules"));
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 #include "probes/driver/secure_boot.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -131,3 +133,5 @@ TEST_CASE("module signature enforcement: not examined without Secure Boot", "[pr
   CHECK(facts.find("secureboot.module_sig_enforced")->state == FactState::unknown);
   CHECK_THAT(facts.find("secureboot.module_sig_enforced")->reason, Catch::Contains("not examined"));
 }
+
+}  // namespace GD_UNITY_ID

@@ -20,6 +20,8 @@
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -322,3 +324,5 @@ TEST_CASE("kernel log probe: an Xid before a module reload is not counted", "[pr
   CHECK(facts.get_bool("klog.fallen_off_bus") == false);
   CHECK(list(facts, "klog.xids_before_module_load") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
 }
+
+}  // namespace GD_UNITY_ID

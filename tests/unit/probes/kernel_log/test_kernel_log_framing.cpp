@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 std::string joined(std::initializer_list<std::string_view> lines) {
@@ -135,3 +137,5 @@ TEST_CASE("syslog files: the facility where the format records it", "[probes][ke
   // "<192>" is no PRI, so the line is a traditional one whose tag is still found.
   CHECK(lines[8].facility == SyslogFacility::unrecorded);
 }
+
+}  // namespace GD_UNITY_ID

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::analyse_kernel_log;
 using gd::KernelLogFindings;
 
@@ -277,3 +279,5 @@ TEST_CASE("a container keeps the Xids of its own GPUs", "[probes][kernel_log_par
     CHECK(text_only.gsp_timeout);
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -12,6 +12,8 @@
 #include "sys/capture.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 const std::string k_passwd =
@@ -105,3 +107,5 @@ TEST_CASE("syslog file trust: the file and every folder above it, through the Ho
     CHECK(verdict(c) == "cannot tell who can write /var: stat EACCES");
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -8,6 +8,8 @@
 
 #include "ldconfig_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::LdCache;
 using gd::LdCacheEntry;
 using gd::LdCacheFormat;
@@ -268,3 +270,5 @@ TEST_CASE("ld.so.cache: the real H200 host's cache reads like its ldconfig -p", 
   CHECK(gd::ld_cache_lookup(*parsed, "libcudart.so.13", "x86_64")->value ==
         "/usr/local/cuda/targets/x86_64-linux/lib/libcudart.so.13");
 }
+
+}  // namespace GD_UNITY_ID

@@ -13,6 +13,8 @@
 #include "probes/libraries/libraries.hpp"
 #include "sys/real_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::LdCacheError;
 using gd::parse_ld_cache;
 using gd::test::TempTree;
@@ -171,3 +173,5 @@ TEST_CASE("ld.so.cache bounds: many libcuda entries are listed up to a bound", "
   CHECK(list.front() == "libcuda.so.1 (libc6,x86-64) => /opt/d0/libcuda.so.1");
   CHECK(list.back() == "(36 more entries for these libraries not listed)");
 }
+
+}  // namespace GD_UNITY_ID

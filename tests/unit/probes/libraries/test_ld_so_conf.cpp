@@ -8,6 +8,8 @@
 #include "ldconfig_tree.hpp"
 #include "sys/real_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::glob_match;
 using gd::parse_ld_so_conf;
 using gd::test::TempTree;
@@ -117,3 +119,5 @@ TEST_CASE("ld.so.conf: the same folders the real ldconfig reads", "[probes][ld_s
   CHECK(from_ldconfig == Dirs{"/opt/one/lib", "/usr/local/nvidia/lib64", "/opt/two/lib", "/opt/three"});
   CHECK(ours == from_ldconfig);
 }
+
+}  // namespace GD_UNITY_ID

@@ -12,6 +12,8 @@
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::TempTree;
@@ -336,3 +338,5 @@ TEST_CASE("libraries: no file at all is not an unloadable one", "[probes][librar
   CHECK(state_of(facts, "lib.libnvidia_ptxjitcompiler.unloadable") == FactState::absent);
   CHECK(facts.find("lib.libcuda.resolved")->reason == "libcuda.so.1 is in none of the folders the loader searches");
 }
+
+}  // namespace GD_UNITY_ID

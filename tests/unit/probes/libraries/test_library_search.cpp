@@ -8,6 +8,8 @@
 #include "ldconfig_tree.hpp"
 #include "sys/real_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::ResolvedVia;
 using gd::SearchInputs;
 using gd::test::TempTree;
@@ -189,3 +191,5 @@ TEST_CASE("library search: LD_PRELOAD, unchecked entries, nothing found", "[prob
   CHECK(res.via == ResolvedVia::none);
   CHECK(res.unknown_reason.empty());
 }
+
+}  // namespace GD_UNITY_ID

@@ -11,6 +11,8 @@
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::TempTree;
@@ -335,3 +337,5 @@ TEST_CASE("pci probe: the captured healthy H200 container", "[probes][pci]") {
   CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file") == "gsp_ga10x.bin");
   CHECK(list_of(facts, "pci.drivers_bound") == Strings{"nvidia"});
 }
+
+}  // namespace GD_UNITY_ID

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::PciFunctionKind;
 
 // Inputs are the attribute texts as drivers/pci/pci-sysfs.c prints them; the H200 values are
@@ -64,3 +66,5 @@ TEST_CASE("pci parsers: a Tegra SoC in the device tree", "[probes][pci_sysfs]") 
   CHECK_FALSE(gd::compatible_names_tegra(""sv));
   CHECK_FALSE(gd::compatible_names_tegra("vendor,board-nvidia,tegra234"sv));  // only at an entry's start
 }
+
+}  // namespace GD_UNITY_ID

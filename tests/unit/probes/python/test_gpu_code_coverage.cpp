@@ -20,6 +20,8 @@
 #include "temp_tree.hpp"
 #include "tiny_elf.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::ArchVariant;
 using gd::FatbinArchCount;
 using gd::FatbinStatus;
@@ -206,3 +208,5 @@ TEST_CASE("coverage: a library nvcc builds from three files, one with an extra a
     CHECK(list_of(facts, "ext.0.sass_partial") == Names{"sm_75", "sm_90a"});
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -10,6 +10,8 @@
 #include "util/packaging/requirement.hpp"
 #include "source_files.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::CoreMetadata;
 using gd::normalize_name;
 using gd::parse_core_metadata;
@@ -406,3 +408,5 @@ TEST_CASE("wheel names: the torch a flash-attn wheel was built for", "[python][p
   CHECK_FALSE(parse_torch_build_tag("cu12torch.6"));
   CHECK_FALSE(parse_torch_build_tag(""));
 }
+
+}  // namespace GD_UNITY_ID

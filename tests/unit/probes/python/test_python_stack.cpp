@@ -13,6 +13,8 @@
 #include "sys/real_host.hpp"
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::list_of;
@@ -314,3 +316,5 @@ TEST_CASE("LD_LIBRARY_PATH with a system CUDA's nvJitLink ahead of the wheel's",
     CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels").empty());
   }
 }
+
+}  // namespace GD_UNITY_ID

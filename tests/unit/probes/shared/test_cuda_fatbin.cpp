@@ -17,6 +17,8 @@
 #include "temp_tree.hpp"
 #include "tiny_elf.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::ArchVariant;
 using gd::Capture;
 using gd::FatbinArch;
@@ -506,3 +508,5 @@ TEST_CASE("fatbin: a fat binary built by nvcc", "[probes][fatbin][needs-nvcc]") 
   CHECK(gd::sass_arch_names(scan) == std::vector<std::string>{"sm_80", "sm_90a"});
   CHECK(gd::ptx_arch_names(scan) == std::vector<std::string>{"compute_90a"});
 }
+
+}  // namespace GD_UNITY_ID

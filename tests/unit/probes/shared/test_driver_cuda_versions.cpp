@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::cuda_version_for_driver;
 using gd::driver_branch_for_cuda;
 using gd::first_driver_branch_for_cuda_major;
@@ -38,3 +40,5 @@ TEST_CASE("driver cuda versions: the branch of a CUDA version", "[probes][driver
   CHECK(first_driver_branch_for_cuda_major(13) == 580);
   CHECK_FALSE(first_driver_branch_for_cuda_major(14));
 }
+
+}  // namespace GD_UNITY_ID

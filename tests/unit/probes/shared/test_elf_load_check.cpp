@@ -12,6 +12,8 @@
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::LoadProblem;
 
 namespace {
@@ -198,3 +200,5 @@ TEST_CASE("elf load check: /dev/null bound over a library", "[probes][elf_load_c
                              "and stops there with \"file too short\"");
   CHECK(gd::loader_takes(file.problem) == gd::LoaderTakes::fails);
 }
+
+}  // namespace GD_UNITY_ID

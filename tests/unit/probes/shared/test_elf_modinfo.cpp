@@ -5,6 +5,8 @@
 #include "sys/replay_host.hpp"
 #include "tiny_elf.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::test::TinyElf;
 
@@ -136,3 +138,5 @@ TEST_CASE("module signature marker at the end of the file", "[probes][elf_modinf
   CHECK(gd::has_module_signature(unsigned_host, k_path, plain.size()) == false);
   CHECK(gd::has_module_signature(unsigned_host, k_path, 3) == false);
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 
 #include "fact_access.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::list_of;
@@ -173,3 +175,5 @@ TEST_CASE("what cannot be told stays unknown", "[probes][gpu_support]") {
     CHECK(state_of(facts, "kmod.nvidia.gpus_too_new") == FactState::unknown);
   }
 }
+
+}  // namespace GD_UNITY_ID

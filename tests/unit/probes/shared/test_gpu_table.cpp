@@ -7,6 +7,8 @@
 
 #include "probes/shared/gpu_support.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::GpuModel;
 using gd::lookup_gpu_model;
 namespace arch = gd::arch;
@@ -198,3 +200,5 @@ TEST_CASE("gpu table: every minimum is a driver version the support check can co
     CHECK(gd::compare_driver_versions("555.42.02", min) == -1);
   }
 }
+
+}  // namespace GD_UNITY_ID

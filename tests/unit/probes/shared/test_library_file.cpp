@@ -7,6 +7,8 @@
 #include "ldconfig_tree.hpp"
 #include "sys/real_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::ElfCheck;
 using gd::version_from_file_name;
 using gd::test::TempTree;
@@ -118,3 +120,5 @@ TEST_CASE("library file: stubs, compat copies, broken links, other classes", "[p
   CHECK_FALSE(missing.exists);
   CHECK_FALSE(missing.broken_link);
 }
+
+}  // namespace GD_UNITY_ID

@@ -5,6 +5,8 @@
 #include "probes/shared/nvidia_gpu_info.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Capture;
 using gd::FactSet;
 using gd::FactState;
@@ -119,3 +121,5 @@ TEST_CASE("gpu info probe: module not loaded, or files unreadable", "[probes][nv
   CHECK_THAT(firmware->reason, Catch::Contains("needs root"));
   CHECK(denied.find("kmod.nvidia.params.enable_gpu_firmware")->state == FactState::unknown);
 }
+
+}  // namespace GD_UNITY_ID

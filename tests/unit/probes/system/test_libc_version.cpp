@@ -7,6 +7,8 @@
 #include "ldconfig_tree.hpp"
 #include "sys/real_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::TempTree;
 
 TEST_CASE("libc: glibc versions from the banner, ldd and file names", "[probes][libc_version]") {
@@ -107,3 +109,5 @@ TEST_CASE("libc: which C library a root has", "[probes][libc_version]") {
     CHECK(gd::detect_libc(host, "riscv64", "").libc == "none");
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::parse_os_release;
 
 namespace {
@@ -116,3 +118,5 @@ TEST_CASE("os-release: quoting, escapes, comments, junk", "[probes][os_release]"
   CHECK(parse_os_release("").empty());
   CHECK(parse_os_release(std::string(1 << 16, '\n')).empty());
 }
+
+}  // namespace GD_UNITY_ID

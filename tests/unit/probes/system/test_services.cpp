@@ -10,6 +10,8 @@
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::TempTree;
@@ -163,3 +165,5 @@ TEST_CASE("services: the captured H200 container", "[probes][services]") {
   // The capture lists no processes: the daemons are unknown, not "not running".
   CHECK(state_of(facts, "service.fabricmanager.running") == FactState::unknown);
 }
+
+}  // namespace GD_UNITY_ID

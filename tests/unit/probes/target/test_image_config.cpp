@@ -5,6 +5,8 @@
 
 #include "probes/target/image_config.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 namespace {
 
 // As `skopeo inspect --config docker://nvcr.io/nvidia/cuda:12.8.0-base-ubuntu24.04` prints it
@@ -61,3 +63,5 @@ TEST_CASE("image config: bad input names the file", "[target]") {
     CHECK_THAT(env.error(), Catch::StartsWith("/images/x/config.json: "));
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -22,6 +22,8 @@
 #include "temp_tree.hpp"
 #include "tiny_elf.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::test::list_of;
 using gd::test::TempTree;
 
@@ -305,3 +307,5 @@ TEST_CASE("ml_packages: torch's version from version.py, the others from their .
   gd::RealHost real(tree.root(), {});
   CHECK(gd::ml_packages(real, {site}) == std::vector<std::string>{"torch 2.6.0+cu124", "jax 0.4.30", "cupy 13.3.0"});
 }
+
+}  // namespace GD_UNITY_ID

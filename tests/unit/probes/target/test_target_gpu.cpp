@@ -5,6 +5,8 @@
 
 #include "probes/target/target_gpu.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("target gpu: a PCI id takes the GPU table's row", "[target]") {
   auto gpu = gd::parse_target_gpu("10de:2bb5");
   REQUIRE(gpu);
@@ -72,3 +74,5 @@ TEST_CASE("target driver: versions nvidia-smi prints", "[target]") {
     CHECK_THAT(driver.error(), Catch::Contains("--target-driver"));
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 #include "probes/target/target_host.hpp"
 #include "sys/replay_host.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactState;
 
 namespace {
@@ -75,3 +77,5 @@ TEST_CASE("target host: nothing without a target", "[target]") {
   gd::probe_target_host(host, gd::ProbeOptions{}, facts);
   CHECK(facts.all().empty());
 }
+
+}  // namespace GD_UNITY_ID

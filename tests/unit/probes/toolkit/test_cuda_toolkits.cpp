@@ -20,6 +20,8 @@
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::FactSet;
 using gd::FactState;
 using gd::test::list_of;
@@ -396,3 +398,5 @@ TEST_CASE("toolkits: what cannot be read is unknown, not absent", "[probes][tool
     CHECK_THAT(reason_of(facts, "toolkit.build.version"), Catch::Contains("needs root"));
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -9,6 +9,8 @@
 #include "core/fact_set.hpp"
 #include "report/areas/gpu_code_text.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using Names = std::vector<std::string>;
 
 namespace {
@@ -62,3 +64,5 @@ TEST_CASE("gpu code text: no coverage facts, the caller prints the union", "[rep
   facts.set("torch.fatbins_with_code", std::int64_t{3}, "test");
   CHECK_FALSE(gd::areas::gpu_code_text(facts, "torch.").has_value());
 }
+
+}  // namespace GD_UNITY_ID

@@ -9,6 +9,8 @@
 #include "core/all_layers.hpp"
 #include "report/areas/area_support.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 TEST_CASE("overview lines: every layer with rule areas has one line, and only those", "[report][areas][layers]") {
   for (const gd::Layer& layer : gd::all_layers()) {
     INFO(layer.id);
@@ -49,3 +51,5 @@ TEST_CASE("overview lines: each line carries its row's id and title and claims i
     CHECK(gd::areas::worst_finding_status({}, entry.layer) == gd::AreaStatus::ok);
   }
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 
 #include "packaging_oracle.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::Marker;
 using gd::MarkerEnv;
 using gd::parse_marker;
@@ -93,3 +95,5 @@ TEST_CASE("markers: an extra's requirement is not a hard dependency", "[python][
   REQUIRE(platform_only);
   CHECK_FALSE(gd::marker_mentions_extra(*platform_only));
 }
+
+}  // namespace GD_UNITY_ID

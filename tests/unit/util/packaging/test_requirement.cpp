@@ -7,6 +7,8 @@
 
 #include "packaging_oracle.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::MarkerEnv;
 using gd::parse_requirement;
 using gd::parse_marker;
@@ -136,3 +138,5 @@ TEST_CASE("requirements: garbage is refused, never a crash", "[python][probes][p
   CHECK_FALSE(parse_specifiers(std::string(100000, ',') + ">=1"));  // bounded before it is split
   CHECK(parse_specifiers(std::string(100, ',') + ">=1"));        // empty clauses are skipped
 }
+
+}  // namespace GD_UNITY_ID

@@ -7,6 +7,8 @@
 
 #include "packaging_oracle.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::parse_specifiers;
 using gd::specifiers_allow;
 using namespace gd::test;
@@ -72,3 +74,5 @@ TEST_CASE("specifiers: the pins of the CUDA Python stack", "[python][probes][pac
   CHECK(specifiers_allow(*local_pin, "2.6.0+cu126") == false);
   CHECK(specifiers_allow(*local_pin, "2.6.0") == false);
 }
+
+}  // namespace GD_UNITY_ID

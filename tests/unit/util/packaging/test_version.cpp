@@ -7,6 +7,8 @@
 
 #include "packaging_oracle.hpp"
 
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
 using gd::parse_python_version;
 using gd::PythonVersion;
 using namespace gd::test;
@@ -59,3 +61,5 @@ TEST_CASE("python versions: the parts of a CUDA wheel's version", "[python][prob
   CHECK_FALSE(parse_python_version("18446744073709551616.0"));
   CHECK(parse_python_version("18446744073709551615.0"));
 }
+
+}  // namespace GD_UNITY_ID
