@@ -42,6 +42,17 @@ TEST_CASE("registry: every probe is named once and its layer is a row of the tab
   }
 }
 
+TEST_CASE("registry: every layer of the table has a probe (a row without one makes no facts)", "[registry]") {
+  // NVML's facts are made by the cuda layer's probe: one helper process asks libcuda and NVML.
+  const std::set<std::string_view> made_by_another = {"nvml"};
+  std::set<std::string_view> with_probe;
+  for (const gd::ProbeEntry& probe : gd::all_probes()) with_probe.insert(probe.layer.id);
+  for (const gd::Layer& layer : gd::all_layers()) {
+    INFO(layer.id);
+    CHECK(with_probe.count(layer.id) == (made_by_another.count(layer.id) ? 0u : 1u));
+  }
+}
+
 TEST_CASE("registry: a live run runs every probe but the pre-flight's", "[registry]") {
   std::set<std::string_view> run = registry_probes_run(gd::ProbeOptions{});
   for (const gd::ProbeEntry& probe : gd::all_probes()) {
