@@ -74,4 +74,12 @@ std::string_view trim_whitespace(std::string_view text) {
   return text;
 }
 
+bool all_digits(std::string_view text) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  return true;
+}
+
 }  // namespace gd

@@ -22,4 +22,7 @@ std::vector<std::string_view> split_nonempty_lines(std::string_view text);
 /// `text` without leading and trailing whitespace (isspace: blanks, tabs, CR, LF, VT, FF).
 std::string_view trim_whitespace(std::string_view text);
 
+/// One or more ASCII digits and nothing else ("" is not a number: a PID, a sequence number).
+bool all_digits(std::string_view text);
+
 }  // namespace gd

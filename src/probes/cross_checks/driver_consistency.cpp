@@ -1,21 +1,11 @@
 #include "probes/cross_checks/driver_consistency.hpp"
 
+#include "util/text_split.hpp"
+
 #include <vector>
 
 namespace gd {
 namespace {
-
-bool is_digits(std::string_view text) {
-  if (text.empty()) {
-    return false;
-  }
-  for (char c : text) {
-    if (c < '0' || c > '9') {
-      return false;
-    }
-  }
-  return true;
-}
 
 // Forward-compatibility copies (cuda-compat, .../compat/libcuda.so.*) are meant to be newer
 // than the module (docs.nvidia.com/deploy/cuda-compatibility/forward-compatibility.html), and the
@@ -74,7 +64,7 @@ std::optional<std::string> library_version_from_path(std::string_view path) {
   std::size_t start = 0;
   while (true) {
     std::size_t dot = version.find('.', start);
-    if (!is_digits(version.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) {
+    if (!all_digits(version.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start))) {
       return std::nullopt;
     }
     if (dot == std::string_view::npos) {

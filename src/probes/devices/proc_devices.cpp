@@ -1,25 +1,21 @@
 #include "probes/devices/proc_devices.hpp"
 
+#include "util/text_split.hpp"
+
 #include <charconv>
 
 namespace gd {
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) text.remove_suffix(1);
-  return text;
-}
-
 // "195 nvidiactl" -> {195, "nvidiactl"}; the kernel right-aligns the number ("  1 mem").
 std::optional<DeviceMajor> parse_line(std::string_view line) {
-  line = trim(line);
+  line = trim_whitespace(line);
   std::size_t space = line.find_first_of(" \t");
   if (space == std::string_view::npos) {
     return std::nullopt;
   }
   std::string_view number = line.substr(0, space);
-  std::string_view name = trim(line.substr(space));
+  std::string_view name = trim_whitespace(line.substr(space));
   int major = 0;
   auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), major);
   if (error != std::errc() || end != number.data() + number.size() || name.empty()) {
@@ -39,7 +35,7 @@ ProcDevices parse_proc_devices(std::string_view text) {
     if (end == std::string_view::npos) {
       end = text.size();
     }
-    std::string_view line = trim(text.substr(pos, end - pos));
+    std::string_view line = trim_whitespace(text.substr(pos, end - pos));
     pos = end + 1;
     if (line == "Character devices:") {
       section = &out.character;

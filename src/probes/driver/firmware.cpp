@@ -1,5 +1,7 @@
 #include "probes/driver/firmware.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -12,16 +14,6 @@ constexpr std::string_view k_class_path_param = "/sys/module/firmware_class/para
 // / _XZ, drivers/base/firmware_loader/main.c), so a compressed file counts as present.
 constexpr std::string_view k_suffixes[] = {"", ".zst", ".xz"};
 constexpr std::size_t k_max_versions_listed = 16;
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  while (!text.empty() && text.front() == ' ') {
-    text.remove_prefix(1);
-  }
-  return text;
-}
 
 int major_of(std::string_view version) {
   int major = 0;
@@ -132,7 +124,7 @@ void record_loaded_by_gpus(FactSet& facts, const std::string& version) {
 
 std::vector<std::string> firmware_search_dirs(std::string_view class_path, std::string_view release) {
   std::vector<std::string> dirs;
-  class_path = trim(class_path);
+  class_path = trim_whitespace(class_path);
   while (class_path.size() > 1 && class_path.back() == '/') {
     class_path.remove_suffix(1);
   }
@@ -186,7 +178,7 @@ void probe_gsp_firmware(Host& host, const ProbeOptions&, FactSet& facts) {
   std::string class_path;
   auto param = host.read_file(k_class_path_param, 4096);
   if (param) {
-    class_path = std::string(trim(*param));
+    class_path = std::string(trim_whitespace(*param));
   }
   if (class_path.empty()) {
     facts.set_absent("firmware.class_path", std::string(k_class_path_param),

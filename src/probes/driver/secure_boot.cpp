@@ -1,5 +1,7 @@
 #include "probes/driver/secure_boot.hpp"
 
+#include "util/text_split.hpp"
+
 #include <cerrno>
 #include <optional>
 #include <string>
@@ -20,13 +22,6 @@ constexpr std::string_view k_secure_boot_var =
 constexpr std::string_view k_sig_enforce = "/sys/module/module/parameters/sig_enforce";
 constexpr std::string_view k_lockdown = "/sys/kernel/security/lockdown";
 constexpr std::string_view k_securityfs = "/sys/kernel/security";
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 }  // namespace
 
@@ -54,11 +49,11 @@ void record_module_sig_enforcement(Host& host, FactSet& facts) {
   std::string why;  // why it cannot be told
   auto add_why = [&](const std::string& text) { why += (why.empty() ? "" : "; ") + text; };
   auto param = host.read_file(k_sig_enforce, 16);
-  if (param && (trim(*param) == "Y" || trim(*param) == "1")) {
+  if (param && (trim_whitespace(*param) == "Y" || trim_whitespace(*param) == "1")) {
     facts.set(k_fact, true, std::string(k_sig_enforce));
     return;
   }
-  if (param && (trim(*param) == "N" || trim(*param) == "0")) {
+  if (param && (trim_whitespace(*param) == "N" || trim_whitespace(*param) == "0")) {
     sig_enforce = false;
   } else {
     add_why(std::string(k_sig_enforce) + ": " +

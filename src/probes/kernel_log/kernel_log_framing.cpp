@@ -1,5 +1,7 @@
 #include "probes/kernel_log/kernel_log_framing.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -23,16 +25,6 @@ std::vector<std::string_view> split_lines(std::string_view text) {
     pos = end + 1;
   }
   return out;
-}
-
-bool is_digits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
 }
 
 int hex_value(char c) {
@@ -60,7 +52,7 @@ std::string unescape_kmsg(std::string_view text) {
 }
 
 void push_line(std::vector<std::string>& out, std::string_view line) {
-  line = trim(line);
+  line = trim_whitespace(line);
   if (!line.empty()) {
     out.emplace_back(line.substr(0, k_max_line));
   }
@@ -78,7 +70,7 @@ std::string_view strip_uptime(std::string_view text) {
   std::string_view inside = text.substr(1, close - 1);
   bool uptime = std::all_of(inside.begin(), inside.end(),
                             [](char c) { return c == ' ' || c == '.' || std::isdigit(static_cast<unsigned char>(c)); });
-  return uptime ? trim(text.substr(close + 1)) : text;
+  return uptime ? trim_whitespace(text.substr(close + 1)) : text;
 }
 
 // RFC 5424 section 6.2.1 / RFC 3164 section 4.1.1: "<" 1-3 digits ">", PRI = facility * 8 +
@@ -95,7 +87,7 @@ std::optional<int> take_pri(std::string_view& line) {
   }
   std::string_view digits = line.substr(1, close - 1);
   int pri = 0;
-  if (!is_digits(digits) || std::from_chars(digits.data(), digits.data() + digits.size(), pri).ec != std::errc() ||
+  if (!all_digits(digits) || std::from_chars(digits.data(), digits.data() + digits.size(), pri).ec != std::errc() ||
       pri > 191) {
     return std::nullopt;
   }
@@ -179,7 +171,7 @@ std::vector<std::string> kmsg_lines(std::string_view text) {
     std::string_view prio_text = header.substr(0, comma);
     std::string_view seq_text = header.substr(comma + 1, header.find(',', comma + 1) - comma - 1);
     int prio = 0;
-    if (!is_digits(prio_text) || !is_digits(seq_text) ||
+    if (!all_digits(prio_text) || !all_digits(seq_text) ||
         std::from_chars(prio_text.data(), prio_text.data() + prio_text.size(), prio).ec != std::errc()) {
       continue;
     }
@@ -209,7 +201,7 @@ std::vector<SyslogLine> syslog_kernel_lines(std::string_view text, bool starts_m
       continue;
     }
     // rsyslog writes control characters as '#' and three octal digits: a newline is "#012".
-    std::string_view body = strip_uptime(trim(*message));
+    std::string_view body = strip_uptime(trim_whitespace(*message));
     std::size_t pos = 0;
     while (pos <= body.size()) {
       std::size_t cut = body.find("#012", pos);

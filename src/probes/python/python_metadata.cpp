@@ -1,5 +1,7 @@
 #include "probes/python/python_metadata.hpp"
 
+#include "util/text_split.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -15,19 +17,8 @@ constexpr std::size_t k_max_version_py_bytes = 64 * 1024;  // the generated file
 constexpr std::size_t k_max_direct_url_bytes = 64 * 1024;
 constexpr std::size_t k_max_wheel_name_chars = 4096;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && is_space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
 
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() &&
@@ -40,7 +31,7 @@ bool is_field_name(std::string_view name) {
 }
 
 void store_field(CoreMetadata& meta, std::string_view name, std::string value) {
-  value = std::string(trim(value));
+  value = std::string(trim_whitespace(value));
   auto set_once = [&](std::string& field) {
     if (field.empty()) {  // like email.message: the first occurrence is the value
       field = std::move(value);
@@ -76,7 +67,7 @@ struct PyLiteral {
 };
 
 std::optional<PyLiteral> parse_literal(std::string_view s) {
-  s = trim(s);
+  s = trim_whitespace(s);
   PyLiteral literal;
   std::string_view rest;
   if (!s.empty() && (s.front() == '\'' || s.front() == '"')) {
@@ -106,7 +97,7 @@ std::optional<PyLiteral> parse_literal(std::string_view s) {
     }
     rest = s.substr(end);
   }
-  rest = trim(rest);
+  rest = trim_whitespace(rest);
   if (!rest.empty() && rest.front() != '#') {
     return std::nullopt;  // an expression, not a literal
   }
@@ -235,7 +226,7 @@ std::optional<TorchVersionFile> parse_torch_version_py(std::string_view text) {
       continue;
     }
     // Between the name and "=": nothing, or a type annotation ": Optional[str]".
-    std::string_view between = trim(line.substr(i, eq - i));
+    std::string_view between = trim_whitespace(line.substr(i, eq - i));
     if (!between.empty() && between.front() != ':') {
       continue;
     }
@@ -303,7 +294,7 @@ std::optional<WheelFilename> parse_wheel_filename(std::string_view name_or_url) 
   if (name_or_url.size() > k_max_wheel_name_chars) {
     return std::nullopt;
   }
-  std::string_view s = trim(name_or_url);
+  std::string_view s = trim_whitespace(name_or_url);
   s = s.substr(0, std::min(s.find('#'), s.size()));
   s = s.substr(0, std::min(s.find('?'), s.size()));
   if (std::size_t slash = s.find_last_of('/'); slash != std::string_view::npos) {

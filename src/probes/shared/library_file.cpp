@@ -52,18 +52,6 @@ std::string parent_of(const std::string& path) {
   return slash == std::string::npos || slash == 0 ? std::string() : path.substr(0, slash);
 }
 
-bool all_digits(std::string_view text) {
-  if (text.empty()) {
-    return false;
-  }
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 bool has_folder(std::string_view path, std::string_view folder) {
   return path.find("/" + std::string(folder) + "/") != std::string_view::npos;
 }

@@ -1,5 +1,7 @@
 #include "probes/shared/nvidia_gpu_info.hpp"
 
+#include "util/text_split.hpp"
+
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -13,16 +15,6 @@ constexpr std::string_view k_gpus_dir = "/proc/driver/nvidia/gpus";
 constexpr std::size_t k_max_proc_file = 64 * 1024;
 // NV_MAX_DEVICES is 32 in the open module (nv.h); more entries than this are not GPUs.
 constexpr std::size_t k_max_gpus = 64;
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r')) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
 
 /// Calls `each(key, value)` for every "Key: value" line (split at the first ':').
 template <typename Each>
@@ -39,7 +31,7 @@ void for_each_key_value(std::string_view text, Each each) {
     if (colon == std::string_view::npos) {
       continue;
     }
-    each(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
+    each(trim_whitespace(line.substr(0, colon)), trim_whitespace(line.substr(colon + 1)));
   }
 }
 

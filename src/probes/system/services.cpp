@@ -7,6 +7,8 @@
 #include "probes/system/libc_version.hpp"
 #include "probes/system/os_release.hpp"
 
+#include "util/text_split.hpp"
+
 namespace gd {
 namespace {
 
@@ -27,18 +29,6 @@ constexpr std::array<Daemon, 2> k_daemons = {{
     {"service.persistenced.running", "nvidia-persiste"},  // /usr/bin/nvidia-persistenced
     {"service.fabricmanager.running", "nv-fabricmanage"},  // /usr/bin/nv-fabricmanager (nvidia-fabricmanager.service)
 }};
-
-bool all_digits(std::string_view text) {
-  if (text.empty()) {
-    return false;
-  }
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 void probe_os_release(Host& host, FactSet& facts) {
   bool nixos_marker = host.stat(k_nixos_marker).has_value();

@@ -38,4 +38,21 @@ TEST_CASE("split_fields keeps empty pieces, so positions count", "[util][text_sp
   CHECK(gd::split_fields("a:", ':') == std::vector<std::string_view>{"a", ""});
 }
 
+TEST_CASE("trim_whitespace drops blanks, tabs and line ends at both ends only", "[util][text_split]") {
+  CHECK(gd::trim_whitespace("  580.159.04\n") == "580.159.04");          // a sysfs version file
+  CHECK(gd::trim_whitespace("\tModel: \t NVIDIA H200\r") == "Model: \t NVIDIA H200");
+  CHECK(gd::trim_whitespace(" \n\t\r ").empty());
+  CHECK(gd::trim_whitespace("").empty());
+}
+
+TEST_CASE("all_digits: one or more ASCII digits, nothing else", "[util][text_split]") {
+  CHECK(gd::all_digits("4242"));
+  CHECK(gd::all_digits("0"));
+  CHECK_FALSE(gd::all_digits(""));
+  CHECK_FALSE(gd::all_digits("42a"));
+  CHECK_FALSE(gd::all_digits(" 42"));
+  CHECK_FALSE(gd::all_digits("-1"));
+  CHECK_FALSE(gd::all_digits("\xd9\xa3"));  // a non-ASCII digit (Arabic-Indic three) is not one
+}
+
 }  // namespace GD_UNITY_ID
