@@ -1,7 +1,6 @@
 #include "probes/system/services.hpp"
 
 #include <array>
-#include <cctype>
 #include <cerrno>
 
 #include "probes/system/libc_version.hpp"
