@@ -46,11 +46,21 @@ sanitize: $(TOOLCHAIN_OK)
 
 # Every test through ctest, including the aarch64 binary under qemu-user; then the unit and
 # replay suites again under the sanitizers, and each fuzz target for a few seconds.
-# Each ctest run is followed by the skips it saw, with their reasons (tests/print_skips.sh).
-test: build aarch64 sanitize
-	@cmake --build $(BUILD) -j $(JOBS)
-	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD)); exit $$status
-	@cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD_SAN)); exit $$status
+# Each ctest run is followed by the skips it saw, with their reasons (tests/print_skips.sh), and
+# each phase by its wall time; the times are listed again at the end ($(BUILD)/phase-times.txt).
+PHASE_LOG = $(abspath $(BUILD))/phase-times.txt
+PHASE = bash $(CURDIR)/tests/timed_phase.sh $(PHASE_LOG)
+test: $(TOOLCHAIN_OK)
+	@rm -f $(PHASE_LOG)
+	@$(PHASE) "x86_64 binary" $(MAKE) build
+	@$(PHASE) "aarch64 binary" $(MAKE) aarch64
+	@$(PHASE) "sanitizer build" $(MAKE) sanitize
+	@$(PHASE) "x86_64 tests build" cmake --build $(BUILD) -j $(JOBS)
+	@$(PHASE) "x86_64 ctest" bash -c 'cd $(BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD)); exit $$status'
+	@$(PHASE) "sanitizer ctest" bash -c 'cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD_SAN)); exit $$status'
+	@echo "make test: phases (wall):"; sed 's/^/  /' $(PHASE_LOG); \
+	  for b in $(BUILD) $(BUILD_AARCH64) $(BUILD_SAN); do [ -f $$b/ccache-stats.log ] && \
+	    echo "  $$b: compile cache $$(grep -c '^[a-z_]*cache_hit$$' $$b/ccache-stats.log) hits, $$(grep -c '^cache_miss$$' $$b/ccache-stats.log) misses (since the folder was made)"; done; true
 
 # Every fuzz target for FUZZ_SECONDS (default 60) each, from the seeds (made from the fixtures
 # into $(BUILD_SAN)/fuzz-corpus) and the found inputs kept outside the tree

@@ -32,6 +32,10 @@ fi
 # targets only; the release build is zig's), time (memory bounds in the hostile-host test).
 DEB_PACKAGES="cmake make libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev catch2 binutils qemu-user-static openssl file"
 DEB_PACKAGES="$DEB_PACKAGES clang-16 libc++-16-dev libc++abi-16-dev libclang-rt-16-dev time"
+# ccache: the compile cache CMakeLists.txt puts in front of every compiler (issue 25 item 4), kept
+# in ~/.cache/ccache, outside any source tree, so that a second build folder or a fresh clone on
+# the same machine reuses objects compiled before.
+DEB_PACKAGES="$DEB_PACKAGES ccache"
 # The real components the fleet entry points are tested against (issues 15-17): Slurm's daemons
 # and munge, Prometheus' node_exporter and promtool, umoci for the OCI image, and the Python
 # modules of the format tests (YAML manifests, Markdown, JSON Schema, the exposition format).
