@@ -11,7 +11,7 @@
 #include <string>
 
 #include "rules/evaluator.hpp"
-#include "rules/facts_json.hpp"
+#include "rule_fixture.hpp"
 #include "rules/rule_files.hpp"
 
 #ifndef GD_SOURCE_DIR
@@ -26,11 +26,9 @@ inline gd::Finding finding_on(const std::string& id, const std::string& fixture)
   static const gd::RuleLoadResult loaded = gd::load_rules_from_path((fs::path(GD_SOURCE_DIR) / "rules").string());
   REQUIRE(loaded.errors.empty());
   fs::path file = fs::path(GD_SOURCE_DIR) / "tests" / "rules" / id / fixture;
-  std::ifstream in(file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  gd::Result<gd::FactSet> facts = gd::facts_from_json_text(text, file.string());
-  REQUIRE(facts);
-  gd::Evaluation evaluation = gd::evaluate(loaded.rules, *facts);
+  gd::Result<RuleFixture> resolved = load_rule_fixture(file);
+  REQUIRE(resolved);
+  gd::Evaluation evaluation = gd::evaluate(loaded.rules, resolved->facts);
   auto it = std::find_if(evaluation.findings.begin(), evaluation.findings.end(),
                          [&](const gd::Finding& f) { return f.id == id; });
   REQUIRE(it != evaluation.findings.end());
