@@ -7,16 +7,12 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "fact_consistency.hpp"
+#include "rule_fixture.hpp"
 #include "rules/evaluator.hpp"
-#include "rules/facts_json.hpp"
 #include "rules/rule_files.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
@@ -29,7 +25,6 @@ const fs::path k_root = GD_SOURCE_DIR;
 struct Fixture {
   fs::path file;
   gd::FactSet facts;
-  nlohmann::json json;
 };
 
 std::vector<Fixture> fixtures_of(const std::string& id, const char* kind) {
@@ -41,10 +36,8 @@ std::vector<Fixture> fixtures_of(const std::string& id, const char* kind) {
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
-    std::ifstream in(file, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto facts = gd::facts_from_json_text(text, file.string());
-    if (facts) out.push_back({file, std::move(*facts), nlohmann::json::parse(text, nullptr, false)});
+    // A fixture that does not load fails in test_rule_fixtures.
+    if (auto fixture = gd::test::load_rule_fixture(file)) out.push_back({file, std::move(fixture->facts)});
   }
   return out;
 }
