@@ -16,7 +16,8 @@ out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(dirname "$gd")
-[ -x "$build/tests/compose_capture" ] || { echo "no $build/tests/compose_capture: cmake --build $build --target compose_capture" >&2; exit 1; }
+# The composer of the captures stored as host files (one file over the core library `make build` made).
+cmake --build "$build" --target compose_capture >/dev/null
 bash "$here/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null
 hosts=$build/generated/tests/hosts
 mkdir -p "$out"
