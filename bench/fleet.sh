@@ -15,8 +15,9 @@ bin=${1:?usage: bench/fleet.sh path/to/gpudoctor [runs] [peak_rss]}
 runs=${2:-5}
 peak=${3:-$(dirname "$bin")/peak_rss}
 build=$(dirname "$bin")
-bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null \
-  || { echo "bench/fleet.sh: cannot make the captured hosts (cmake --build $build --target compose_capture)" >&2; exit 1; }
+{ cmake --build "$build" --target compose_capture >/dev/null &&
+  bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null; } \
+  || { echo "bench/fleet.sh: cannot make the captured hosts in $build/generated" >&2; exit 1; }
 hosts=$build/generated/tests/hosts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
