@@ -67,7 +67,8 @@ test: $(TOOLCHAIN_OK)
 # (~/.cache/gpudoctor-fuzz/found, tests/fuzz/merge_corpus.sh); the executions per target are
 # printed. What the runs found (grown corpora, any crashing input) is kept in $(BUILD_SAN)/fuzz-kept/.
 fuzz: sanitize
-	@python3 tests/fuzz/make_corpus.py --out $(BUILD_SAN)/fuzz-corpus >/dev/null
+	@bash tests/hosts/make_test_inputs.sh $(BUILD_SAN)/tests/compose_capture $(BUILD_SAN)/generated >/dev/null
+	@python3 tests/fuzz/make_corpus.py --out $(BUILD_SAN)/fuzz-corpus --inputs $(BUILD_SAN)/generated >/dev/null
 	@for t in $(BUILD_SAN)/tests/fuzz/fuzz_*; do \
 	  n=$$(basename $$t); FUZZ_KEEP=$(abspath $(BUILD_SAN))/fuzz-kept \
 	  bash tests/fuzz/run_fuzz.sh $$t $(BUILD_SAN)/fuzz-corpus/$${n#fuzz_} $(FUZZ_SECONDS) || exit 1; \

@@ -4,15 +4,21 @@
 # peak RSS, medians of N runs, warm cache, reading
 #   - a folder of one report per file (as `srun --output=sweep/%N.json` leaves them), and
 #   - the same reports as one JSON Lines stream on standard input.
-# The reports are real: `replay --json --no-capture` of captured hosts of tests/hosts/, copied
-# under the node names gpu1..gpuN (a healthy majority, some with each of three root causes).
+# The reports are real: `replay --json --no-capture` of captured hosts of tests/hosts/ (made into
+# the build tree's generated/tests/hosts/ first, as ctest's fixture test.inputs does: some are
+# stored as deltas, tests/hosts/README.md), copied under the node names gpu1..gpuN (a healthy
+# majority, some with each of three root causes).
 # Usage: bench/fleet.sh path/to/gpudoctor [runs] [path/to/peak_rss]
 #   (peak_rss is bench/peak_rss.c: cmake --build build --target peak_rss)
 set -u
 bin=${1:?usage: bench/fleet.sh path/to/gpudoctor [runs] [peak_rss]}
 runs=${2:-5}
 peak=${3:-$(dirname "$bin")/peak_rss}
-hosts=$(cd "$(dirname "$0")/../tests/hosts" && pwd)
+build=$(dirname "$bin")
+{ cmake --build "$build" --target compose_capture >/dev/null &&
+  bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null; } \
+  || { echo "bench/fleet.sh: cannot make the captured hosts in $build/generated" >&2; exit 1; }
+hosts=$build/generated/tests/hosts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

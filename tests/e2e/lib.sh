@@ -5,7 +5,13 @@ GD=$1
 SRC=$2
 FAKES=$3
 AARCH64=${4:-}
-HOSTS=$SRC/tests/hosts
+# Every captured host, the committed ones and those made at test time: the folder the ctest
+# fixture test.inputs fills (tests/hosts/make_test_inputs.sh); ctest sets GD_TEST_HOSTS.
+HOSTS=${GD_TEST_HOSTS:-$(dirname "$GD")/generated/tests/hosts}
+if [ ! -f "$HOSTS/h200-live-full.capture.json" ]; then
+  echo "FAIL: no captured hosts in $HOSTS: the ctest fixture test.inputs makes them (ctest -R test.inputs)"
+  exit 1
+fi
 failures=0
 checks=0
 skips=()

@@ -2,7 +2,6 @@
 # replayed: a user's CUDA_VISIBLE_DEVICES or LD_LIBRARY_PATH is never the node's problem, a
 # node's own fault still is, and every finding carries its scope and action.
 source "$(dirname "$0")/lib.sh"
-HOSTS=$SRC/tests/hosts
 
 
 # CUDA_VISIBLE_DEVICES=99 on the real H200: the user's problem. All scopes report it, as the

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""make_corpus.py --out DIR: writes the seed corpora of the fuzz targets (DIR/<target>/) from the
-test fixtures: files the captured hosts in tests/hosts/ hold, tests/fixtures/, rules/ and the ML
-host cases. The corpora are made, not kept: ctest's fixture fuzz.corpus writes them into the
+"""make_corpus.py --out DIR --inputs GENERATED: writes the seed corpora of the fuzz targets
+(DIR/<target>/) from the test fixtures: files the captured hosts hold, tests/fixtures/, rules/ and
+the ML host cases. The captured hosts and the ML host cases are read from GENERATED, the folder
+the ctest fixture test.inputs fills (tests/hosts/make_test_inputs.sh: every capture, committed or
+composed, and the generated ML host cases). The corpora are made, not kept: ctest's fixture fuzz.corpus writes them into the
 build tree before the fuzz.* tests run (tests/fuzz/CMakeLists.txt), so they follow the fixtures
 without a step run by hand. The same fixtures give the same seeds. Seeds are capped at 64 KiB each."""
 import argparse
@@ -71,9 +73,14 @@ def main():
     global OUT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="folder to write <target>/ seed folders into (emptied first)")
-    OUT = os.path.abspath(parser.parse_args().out)
+    parser.add_argument("--inputs", required=True, help="the test inputs made by tests/hosts/make_test_inputs.sh")
+    args = parser.parse_args()
+    OUT = os.path.abspath(args.out)
+    inputs = os.path.abspath(args.inputs)
+    captures = sorted(glob.glob(os.path.join(inputs, "tests/hosts/*.capture.json")))
+    if not captures:
+        raise SystemExit("make_corpus.py: no captures in %s/tests/hosts (made by the ctest fixture test.inputs)" % inputs)
     shutil.rmtree(OUT, ignore_errors=True)
-    captures = sorted(glob.glob(os.path.join(ROOT, "tests/hosts/*.capture.json")))
     for path in captures:
         capture = json.load(open(path))
         for file_path, entry in capture.get("paths", {}).items():
@@ -109,7 +116,8 @@ def main():
     for path in sorted(glob.glob(os.path.join(ROOT, "rules/*/*.toml")))[::6]:
         write("rules", open(path, "rb").read(), path)
     # Fat binaries: the stand-in libtorch of the ML scenarios and the flash-attn one.
-    for path in glob.glob(os.path.join(ROOT, "tests/rules/ml.*/hosts/*.host.json")):
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests/rules/ml.*/hosts/*.host.json")) +
+                       glob.glob(os.path.join(inputs, "tests/rules/ml.*/hosts/*.host.json"))):
         host = json.load(open(path))
         for file_path, entry in host.get("paths", {}).items():
             if file_path.endswith(".so"):

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes the whole-host cases of the ML-stack rules (rules/ml/*.toml, rules/toolkit/*.toml):
-tests/rules/<rule-id>/hosts/{positive,negative}-*.host.json.
+OUT/tests/rules/<rule-id>/hosts/{positive,negative}-*.host.json. They are not stored: the ctest
+fixture test.inputs writes them into <build>/generated/ (make_test_inputs.sh), where
+tests/unit/rules/test_rule_hosts.cpp reads them beside the committed cases.
 
 Every case is the real H200 capture tests/hosts/h200-live-ml.capture.json (driver 580.159.04, a uv
 venv /opt/torch/.venv with torch 2.11.0+cu130, CUDA 13.0 at /usr/local/cuda-13.0, gcc 13 through
@@ -26,8 +28,8 @@ the same situation reads the same in every case that uses it:
   toolkits    a CUDA 12.8 toolkit beside 13.0 (/usr/local/cuda-12.8: nvcc, cuda.h, host_config.h
               as the 13.0 files with the 12.8 values), runtime libraries of CUDA 12.1 and 12.4.
 
-Run from anywhere: python3 tests/hosts/make_ml_scenarios.py. The output is deterministic; re-run it
-after changing the base capture or the fixtures.
+Run from anywhere: python3 tests/hosts/make_ml_scenarios.py --out OUT. The output is deterministic
+(tests/e2e/test_generators.sh reruns it in a polluted environment and compares).
 """
 import base64
 import copy
@@ -755,13 +757,11 @@ add("toolkit.nvcc-missing", "negative-nvcc-from-pip-wheel", case(
 
 
 def main():
-    # --out DIR writes the files under DIR (DIR/tests/rules/...) instead of the repository, so that
-    # tests/e2e/test_generators.sh can compare them with the committed ones.
-    out = REPO
-    if len(sys.argv) == 3 and sys.argv[1] == "--out":
-        out = sys.argv[2]
-    elif len(sys.argv) != 1:
-        sys.exit("usage: make_ml_scenarios.py [--out DIR]")
+    # --out DIR writes the files under DIR (DIR/tests/rules/...); never into the repository, where
+    # the test would find each case twice.
+    if len(sys.argv) != 3 or sys.argv[1] != "--out":
+        sys.exit("usage: make_ml_scenarios.py --out DIR")
+    out = sys.argv[2]
     for (rule, name), host in sorted(CASES.items()):
         folder = os.path.join(out, "tests", "rules", rule, "hosts")
         os.makedirs(folder, exist_ok=True)

@@ -38,7 +38,7 @@ gd::Report report_with_capture(const std::string& name) {
 
 TEST_CASE("report scrub: no real capture's report changes", "[report][secrets]") {
   int seen = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(GD_SOURCE_DIR) + "/tests/hosts")) {
+  for (const auto& entry : std::filesystem::directory_iterator(gd::test::test_hosts_dir())) {
     std::string file = entry.path().filename().string();
     if (!file.ends_with(".capture.json")) continue;
     std::string name = file.substr(0, file.size() - std::string_view(".capture.json").size());

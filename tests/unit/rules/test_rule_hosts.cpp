@@ -1,5 +1,7 @@
 // Every rule has whole-host cases under tests/rules/<rule-id>/hosts/: positive-*.host.json is a
-// captured host on which the rule fires, negative-*.host.json one on which it decides "no".
+// captured host on which the rule fires, negative-*.host.json one on which it decides "no". The
+// ML-stack rules' cases written by tests/hosts/make_ml_scenarios.py are not stored: the ctest
+// fixture test.inputs writes them into the build tree, GD_GENERATED_DIR/tests/rules/<rule-id>/hosts/.
 // Each runs the whole pipeline (every probe on the replayed capture, then the repository's rules),
 // so a case breaks when a probe, a fact or a rule changes what the user would see. Every rule must
 // be a top-level finding (not only a consequence another finding explains) in at least one of its
@@ -27,18 +29,30 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path k_rules_tests = fs::path(GD_SOURCE_DIR) / "tests" / "rules";
+const fs::path k_generated_rules_tests = fs::path(GD_GENERATED_DIR) / "tests" / "rules";
 
-std::vector<fs::path> host_files(const fs::path& folder, const std::string& prefix) {
+/// The rule's host cases whose name starts with `prefix`: the committed ones and the generated ones.
+std::vector<fs::path> host_files(const std::string& rule_id, const std::string& prefix) {
   std::vector<fs::path> out;
-  std::error_code ec;
-  for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
-    std::string name = entry.path().filename().string();
-    if (name.rfind(prefix, 0) == 0 && name.size() > 10 && name.ends_with(".host.json")) {
-      out.push_back(entry.path());
+  for (const fs::path& folder : {k_rules_tests / rule_id / "hosts", k_generated_rules_tests / rule_id / "hosts"}) {
+    std::error_code ec;
+    for (const fs::directory_entry& entry : fs::directory_iterator(folder, ec)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind(prefix, 0) == 0 && name.size() > 10 && name.ends_with(".host.json")) {
+        out.push_back(entry.path());
+      }
     }
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() < b.filename(); });
   return out;
+}
+
+/// The generated cases are there (the fixture ran): without them the ML rules would lack cases
+/// and the message would point at the wrong cause.
+void require_generated_cases() {
+  INFO("no " << k_generated_rules_tests.string() << ": the ctest fixture test.inputs makes it (ctest -R test.inputs)");
+  REQUIRE(fs::is_directory(k_generated_rules_tests));
 }
 
 struct Outcome {
@@ -161,12 +175,12 @@ TEST_CASE("the rule host composer edits a base capture as described", "[rules][h
 }
 
 TEST_CASE("every rule has a positive and a negative whole-host case", "[rules][hosts]") {
+  require_generated_cases();
   gd::RuleLoadResult loaded = repository_rules();
   REQUIRE(loaded.errors.empty());
   std::vector<std::string> lacking;
   for (const gd::Rule& rule : loaded.rules) {
-    fs::path folder = k_rules_tests / rule.id / "hosts";
-    if (host_files(folder, "positive-").empty() || host_files(folder, "negative-").empty()) {
+    if (host_files(rule.id, "positive-").empty() || host_files(rule.id, "negative-").empty()) {
       lacking.push_back(rule.id);
     }
   }
@@ -177,6 +191,7 @@ TEST_CASE("every rule has a positive and a negative whole-host case", "[rules][h
 }
 
 TEST_CASE("rule hosts make their rule fire or decide no, as named", "[rules][hosts]") {
+  require_generated_cases();
   gd::RuleLoadResult loaded = repository_rules();
   REQUIRE(loaded.errors.empty());
   std::size_t checked = 0;
@@ -193,7 +208,7 @@ TEST_CASE("rule hosts make their rule fire or decide no, as named", "[rules][hos
     }
     bool shown_top_level = false;
     for (const char* kind : {"positive-", "negative-"}) {
-      for (const fs::path& file : host_files(k_rules_tests / rule.id / "hosts", kind)) {
+      for (const fs::path& file : host_files(rule.id, kind)) {
         INFO(file.string());
         Outcome outcome;
         try {

@@ -1,6 +1,9 @@
 #pragma once
-// The captured hosts under tests/hosts/, read the way `gpudoctor --replay` reads them.
+// The captured hosts, read the way `gpudoctor --replay` reads them: those committed in tests/hosts/
+// and those the ctest fixture test.inputs makes into the build tree (tests/hosts/make_test_inputs.sh):
+// every capture, committed or made, is in GD_GENERATED_DIR/tests/hosts/.
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,9 +19,24 @@
 
 namespace gd::test {
 
-/// The JSON of tests/hosts/<name>.capture.json.
+#ifndef GD_GENERATED_DIR
+#error "GD_GENERATED_DIR must name the folder the ctest fixture test.inputs writes (tests/CMakeLists.txt)"
+#endif
+
+/// The folder holding every capture: the committed ones (linked) and the ones made at test time.
+inline std::string test_hosts_dir() { return std::string(GD_GENERATED_DIR) + "/tests/hosts"; }
+
+/// The JSON of the capture <name>: tests/hosts/<name>.capture.json, or the one made at test time.
 inline nlohmann::json host_capture_json(std::string_view name) {
-  std::string path = std::string(GD_SOURCE_DIR) + "/tests/hosts/" + std::string(name) + ".capture.json";
+  std::string file = std::string(name) + ".capture.json";
+  std::string path = std::string(GD_SOURCE_DIR) + "/tests/hosts/" + file;
+  if (!std::filesystem::exists(path)) {
+    path = test_hosts_dir() + "/" + file;
+    if (!std::filesystem::exists(path)) {
+      throw std::runtime_error(file + " is neither in tests/hosts/ nor in " + test_hosts_dir() +
+                               " (made by the ctest fixture test.inputs: ctest -R test.inputs)");
+    }
+  }
   auto text = read_input_file(path, 64 * 1024 * 1024);
   if (!text) {
     throw std::runtime_error(text.error().describe());

@@ -82,8 +82,8 @@ inline void append_lines(nlohmann::json& lines, const nlohmann::json& added) {
 
 }  // namespace rule_host_detail
 
-/// The capture a rule host describes: its base capture with `env`, `identity` and `uname` merged
-/// in, each entry of `paths` replacing the base's (null removes it), `helper_runs` replacing the
+/// The capture a rule host describes: its base capture with `created_by` replaced when given,
+/// `env`, `identity` and `uname` merged in, each entry of `paths` replacing the base's (null removes it), `helper_runs` replacing the
 /// base's when given, `replace_lines` ({path: {old line: new line or null}}) and `append_lines`
 /// ({path: [lines]}) editing files the base read, and `helper_reply` ({mode: {key: value}})
 /// editing lines of the helper's replies.
@@ -95,6 +95,9 @@ inline nlohmann::json compose_rule_host(const nlohmann::json& host, const std::s
     throw std::runtime_error(name + ": a rule host needs \"about\", what this host is and why the rule fires or not");
   }
   nlohmann::json capture = host_capture_json(host["base"].get<std::string>());
+  if (host.contains("created_by")) {
+    capture["created_by"] = host["created_by"];
+  }
   for (const char* section : {"env", "identity", "uname"}) {
     if (host.contains(section)) {
       for (const auto& [key, value] : host[section].items()) {

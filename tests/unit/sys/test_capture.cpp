@@ -300,8 +300,10 @@ TEST_CASE("capture: the captured hosts read back to the same JSON", "[sys][captu
 }
 
 TEST_CASE("capture: every capture under tests/hosts reads, and each is replayed by the e2e table", "[sys][capture]") {
-  // The captures are named once more, with their expected findings, in test_replay_hosts.sh's
-  // table: a capture missing from either place, or one that no longer reads or holds nothing, fails.
+  // Every capture: the committed ones and those made from tests/hosts/*.host.json at test time,
+  // all in the fixture's folder. The captures are named once more, with their expected findings, in
+  // test_replay_hosts.sh's table: a capture missing from either place, or one that no longer reads
+  // or holds nothing, fails.
   const std::string script = gd::test::source_file("tests/e2e/test_replay_hosts.sh");
   const std::size_t table_start = script.find("<<'TABLE'\n");
   REQUIRE(table_start != std::string::npos);
@@ -315,7 +317,7 @@ TEST_CASE("capture: every capture under tests/hosts reads, and each is replayed 
     }
   }
   std::set<std::string> present;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(GD_SOURCE_DIR) + "/tests/hosts")) {
+  for (const auto& entry : std::filesystem::directory_iterator(gd::test::test_hosts_dir())) {
     std::string name = entry.path().filename().string();
     if (!name.ends_with(".capture.json")) {
       continue;
