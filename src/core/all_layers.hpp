@@ -86,6 +86,17 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::kernel_log_facts},
      .areas = {"kernel-log", "xid"},
      .rule_folders = {{"klog", Scope::node, Action::reboot}, {"xid", Scope::node, Action::reset_gpu}}},
+    // /dev/shm, RLIMIT_MEMLOCK, CAP_IPC_LOCK and the RDMA devices of the running process, against
+    // its GPUs: what NCCL's shared-memory and RDMA transports need (issue 26). The process's, set by
+    // the container runtime or the job that started it: --scope node reads the agent's own, which
+    // say nothing of the jobs', so it leaves the layer out.
+    {.id = "limits",
+     .title = "Limits for collectives",
+     .kind = LayerKind::environment,
+     .fact_prefixes = {"limits."},
+     .sections = {catalog::limits_facts},
+     .areas = {"limits"},
+     .rule_folders = {{"limits", Scope::environment, Action::fix_config}}},
     {.id = "python",
      .title = "Python / PyTorch",
      .kind = LayerKind::environment,

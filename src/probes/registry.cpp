@@ -7,6 +7,7 @@
 #include "probes/driver/firmware.hpp"
 #include "probes/kernel_log/kernel_log.hpp"
 #include "probes/libraries/libraries.hpp"
+#include "probes/limits/collective_limits.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
 #include "probes/cross_checks/gpu_busy.hpp"
 #include "probes/cross_checks/proof_coverage.hpp"
@@ -33,6 +34,7 @@ constexpr const Layer& container = layer_named("container");
 constexpr const Layer& libraries = layer_named("libraries");
 constexpr const Layer& cuda = layer_named("cuda");
 constexpr const Layer& kernel_log = layer_named("kernel-log");
+constexpr const Layer& limits = layer_named("limits");
 constexpr const Layer& python = layer_named("python");
 constexpr const Layer& toolkit = layer_named("toolkit");
 constexpr const Layer& environment = layer_named("environment");
@@ -55,6 +57,7 @@ constexpr std::array k_probes = {
     ProbeEntry{devices, "device_nodes", probe_device_nodes},    // the kernel's doors for user space
     ProbeEntry{container, "containers", probe_containers},      // what stands between the user and /dev
     ProbeEntry{container, "target_container", probe_target_container, preflight_only},  // the image runs in one
+    ProbeEntry{limits, "collective_limits", probe_collective_limits},  // /dev/shm, memlock, RDMA: needs dev.gpu_nodes
     ProbeEntry{libraries, "libraries", probe_libraries},        // which user-space driver would load
     ProbeEntry{libraries, "target_libraries", probe_target_libraries, preflight_only},  // the runtime injects them
     ProbeEntry{toolkit, "cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use

@@ -37,8 +37,9 @@ facts <"$TMP/user.out" >"$TMP/user.facts"
 checks=$((checks + 1))
 [ "$(wc -l <"$TMP/user.facts")" -ge 100 ] || fail "as uid 65534: only $(wc -l <"$TMP/user.facts") facts in -v"
 
-# Facts about the user, not the host: they may rightly differ.
-user_dependent='^(host\.uid|dev\.(eacces_nodes|eperm_nodes|gpu_nodes_denied|[a-z_]+\.open)|py\.|torch\.|wheels\.|ml\.|ext\.)'
+# Facts about the user, not the host: they may rightly differ (the limits layer's capability and
+# locked-memory limit are the running process's own).
+user_dependent='^(host\.uid|dev\.(eacces_nodes|eperm_nodes|gpu_nodes_denied|[a-z_]+\.open)|limits\.(cap_ipc_lock|memlock\.)|py\.|torch\.|wheels\.|ml\.|ext\.)'
 while IFS= read -r line; do
   name=${line%% = *}
   value=${line#* = }

@@ -19,6 +19,7 @@ std::span<const FactSpec> service_facts();      // service.*
 std::span<const FactSpec> cuda_facts();         // cuda.*
 std::span<const FactSpec> nvml_facts();         // nvml.*
 std::span<const FactSpec> kernel_log_facts();   // klog.*
+std::span<const FactSpec> limits_facts();       // limits.*
 std::span<const FactSpec> python_facts();       // py.*, torch.*, wheels.*, ml.*, ext.*
 std::span<const FactSpec> toolkit_facts();      // toolkit.*
 std::span<const FactSpec> environment_facts();  // env.* (but env.nvidia_*)

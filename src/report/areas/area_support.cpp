@@ -84,6 +84,7 @@ constexpr OverviewLine k_lines[] = {
     {layer_named("cuda"), cuda_line},
     {layer_named("nvml"), nvml_line},
     {layer_named("kernel-log"), kernel_log_line},
+    {layer_named("limits"), limits_line},
     {layer_named("python"), python_line},
     {layer_named("toolkit"), toolkit_line},
     {layer_named("environment"), environment_line},

@@ -43,6 +43,7 @@ AreaLine libraries_line(const Layer& layer, const FactSet& facts, const std::vec
 AreaLine cuda_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine nvml_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine kernel_log_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
+AreaLine limits_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine environment_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine python_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
 AreaLine toolkit_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
