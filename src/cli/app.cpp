@@ -3,10 +3,10 @@
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <fmt/format.h>
 #include <sstream>
 
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/options.hpp"
 #include "cli/preflight.hpp"
@@ -18,8 +18,6 @@ namespace gd {
 namespace {
 
 constexpr int k_max_cuda_timeout_s = 3600;
-
-void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
 
 // --help and --version: printed through write_stdout, so that a failed write is an error too.
 int print_exit(const CLI::App& app, const CLI::Error& e, const char* what) {
@@ -117,12 +115,10 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   } catch (const CLI::CallForVersion& e) {
     return print_exit(app, e, "the version");
   } catch (const CLI::ParseError& e) {
-    print_error(std::string(e.what()) + " (see gpudoctor --help)");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(std::string(e.what()) + " (see gpudoctor --help)");
   }
   if (json && !format.empty() && format != "json") {
-    print_error("--json and --format " + format + " ask for two formats (see gpudoctor --help)");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error("--json and --format " + format + " ask for two formats (see gpudoctor --help)");
   }
   options.format = json || format == "json" ? OutputFormat::json
                    : format == "npd"           ? OutputFormat::npd
@@ -133,15 +129,13 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   if (!options.textfile.empty()) {
     // Before the run: a typo in the path fails at once, not after a 30 s CUDA timeout.
     if (auto writable = check_output_path(options.textfile); !writable) {
-      print_error("--textfile " + writable.error());
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error("--textfile " + writable.error());
     }
   }
   if (!target_gpu.empty() || !target_driver.empty() || !options.image_config.empty()) {
     auto target = parse_target_options(target_gpu, target_driver, options, app.count("--root") > 0);
     if (!target) {
-      print_error(target.error());
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error(target.error());
     }
     options.probe.target = std::move(*target);
   }
@@ -153,8 +147,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   try {
     auto loaded = load_all_rules(data, options);
     if (!loaded) {
-      print_error(loaded.error().describe());
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error(loaded.error().describe());
     }
     if (replay->parsed()) {
       return run_replay(replay_file, options, *loaded);
@@ -174,8 +167,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
     return run_check(options, data, *loaded);
   } catch (const std::exception& e) {
     // Programmer errors only: collection never throws for anything the host does.
-    print_error(std::string("internal error: ") + e.what());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(std::string("internal error: ") + e.what());
   }
 }
 

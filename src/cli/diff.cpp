@@ -2,8 +2,8 @@
 // they were made, with or without their capture) or captures (replayed first, with this
 // gpudoctor's rules, through the replay pipeline). Read through sys/input_files (bounded
 // JSON, regular files only); the comparison is fleet/report_diff.
-#include <cstdio>
 
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "cli/replay.hpp"
@@ -15,8 +15,6 @@
 
 namespace gd {
 namespace {
-
-void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
 
 Result<DiffSide> load_side(const std::string& path, const Options& options, const std::vector<Rule>& rules) {
   // Read in chunks within sys/input_files' JSON bounds, as replay reads a capture.
@@ -44,22 +42,18 @@ Result<DiffSide> load_side(const std::string& path, const Options& options, cons
 
 int run_diff(const std::string& a, const std::string& b, const Options& options, const std::vector<Rule>& rules) {
   if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
-    print_error("diff prints text or --format json (see gpudoctor diff --help)");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error("diff prints text or --format json (see gpudoctor diff --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
-    print_error("--textfile writes a node's own metrics; diff prints on stdout only");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error("--textfile writes a node's own metrics; diff prints on stdout only");
   }
   auto side_a = load_side(a, options, rules);
   if (!side_a) {
-    print_error(side_a.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(side_a.error().describe());
   }
   auto side_b = load_side(b, options, rules);
   if (!side_b) {
-    print_error(side_b.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(side_b.error().describe());
   }
   ReportDiff diff = diff_reports(*side_a, *side_b, options.verbose ? ShowVolatile::yes : ShowVolatile::no);
   std::string text = options.format == OutputFormat::json

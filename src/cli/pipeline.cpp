@@ -1,4 +1,5 @@
 #include "cli/pipeline.hpp"
+#include "cli/cli_error.hpp"
 #include "cli/stdout_sink.hpp"
 
 #include <unistd.h>
@@ -166,7 +167,7 @@ bool print_report(const Report& unscrubbed, const Options& options) {
     std::string metrics = render_prometheus(report, finished);
     if (options.redact) metrics = redactor.text(metrics);
     if (auto written = write_file_atomically(options.textfile, metrics, 0644); !written) {
-      std::fprintf(stderr, "gpudoctor: error: --textfile %s\n", written.error().c_str());
+      print_error("--textfile " + written.error());
       return false;
     }
   }

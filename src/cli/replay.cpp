@@ -1,3 +1,4 @@
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "core/exit_code.hpp"
@@ -7,31 +8,22 @@
 #include "cli/replay.hpp"
 
 namespace gd {
-namespace {
-
-void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
-
-}  // namespace
-
 int run_replay(const std::string& file, const Options& options, const std::vector<Rule>& rules) {
   // Read in chunks within sys/input_files' JSON bounds: a hostile file is refused at the first
   // bound it passes (depth, values, string bytes, size), before it costs memory.
   auto parsed = read_json_input(file);
   if (!parsed) {
     std::string hint = parsed.error().starts_with("not valid JSON") ? "; a gpudoctor capture or --json report was expected" : "";
-    print_error(file + ": " + parsed.error() + hint);
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(file + ": " + parsed.error() + hint);
   }
   nlohmann::json json = std::move(*parsed);
   // A --json report carries its capture under "capture"; a capture file is one itself.
   if (json.is_object() && json.contains("schema_version") && !json.contains("capture")) {
-    print_error(file + ": this report was made with --no-capture, so it cannot be replayed");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(file + ": this report was made with --no-capture, so it cannot be replayed");
   }
   auto report = replay_capture_json(json, file, options, rules);
   if (!report) {
-    print_error(report.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(report.error().describe());
   }
   if (!print_report(*report, options)) return static_cast<int>(ExitCode::usage_error);
   return exit_code_for(*report, options.fail_on);
