@@ -139,7 +139,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
     }
     options.probe.target = std::move(*target);
   }
-  options.probe.node_scope = scope == "node";
+  options.scope = parse_run_scope(scope).value_or(RunScope::all);  // CLI11 let only its words through
   options.probe.cuda_timeout_ms = cuda_timeout_s * 1000;
   options.fail_on = fail_on == "warning" ? Severity::warning : Severity::error;
   options.color = color == "always" ? ColorMode::always : color == "never" ? ColorMode::never : ColorMode::automatic;

@@ -60,7 +60,7 @@ int run_check(const Options& options, const EmbeddedData& data, const std::vecto
   RealHost real_host(options.root, data.cuda_helper);
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
-  run.mode = live ? "live" : "root";
+  run.mode = live ? RunMode::live : RunMode::root;
   run.source = options.root;
   // A pre-flight check reads the image's variables (its configuration), never the caller's.
   std::optional<ImageEnvHost> image_host;
@@ -70,7 +70,7 @@ int run_check(const Options& options, const EmbeddedData& data, const std::vecto
       return usage_error(env.error());
     }
     image_host.emplace(real_host, std::move(*env));
-    run.mode = "preflight";
+    run.mode = RunMode::preflight;
   }
   Host& host = image_host ? static_cast<Host&>(*image_host) : static_cast<Host&>(real_host);
   Report report = run_pipeline(host, options, rules, run);

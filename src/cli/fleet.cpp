@@ -117,7 +117,7 @@ int run_fleet(const std::vector<std::string>& paths, const Options& options) {
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
     return usage_error("--textfile writes a node's own metrics; fleet prints on stdout only");
   }
-  FleetTally tally(options.probe.node_scope ? CauseScope::node : CauseScope::all);
+  FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all);
   FleetReader reader(tally);
   for (const std::string& path : paths) reader.read_path(path);
 

@@ -6,6 +6,7 @@
 
 #include "core/finding.hpp"
 #include "probes/probe.hpp"
+#include "report/run_info.hpp"
 
 namespace gd {
 
@@ -23,6 +24,8 @@ struct Options {
   std::vector<std::string> rule_paths;
   Severity fail_on = Severity::error;
   ColorMode color = ColorMode::automatic;
+  /// --scope; the pipeline sets probe.node_scope from it (the probes leave the environment's layers unread).
+  RunScope scope = RunScope::all;
   ProbeOptions probe;
   /// --textfile PATH: the Prometheus metrics are also written there, atomically. Without --format
   /// or --json, stdout then stays empty (a cron line mails nothing); with one, it gets that format.

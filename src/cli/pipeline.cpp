@@ -111,12 +111,15 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
   const bool keep_capture = options.capture && options.format == OutputFormat::json;
 
+  ProbeOptions probe = options.probe;
+  probe.node_scope = options.scope == RunScope::node;
+
   Report report;
   // Collect: the only step that touches the host.
-  report.facts = collect_facts(keep_capture ? static_cast<Host&>(recorder) : host, options.probe);
+  report.facts = collect_facts(keep_capture ? static_cast<Host&>(recorder) : host, probe);
   // Evaluate: pure, offline-capable.
   Evaluation evaluation = evaluate(rules, report.facts);
-  if (options.probe.node_scope) report.left_out = keep_node_scope(evaluation, rules, report.facts);
+  if (options.scope == RunScope::node) report.left_out = keep_node_scope(evaluation, rules, report.facts);
   report.findings = std::move(evaluation.findings);
   report.inconclusive = std::move(evaluation.inconclusive);
   // Summarise each layer for the overview.
@@ -126,7 +129,7 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   }
   run.uid = report.facts.get_int("host.uid").value_or(-1);
   run.host = report.facts.get_string("host.name").value_or("");
-  run.scope = options.probe.node_scope ? "node" : "all";
+  run.scope = options.scope;
   run.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   report.run = std::move(run);
@@ -135,7 +138,7 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
 
 int exit_code_for(const Report& report, Severity fail_on) {
   // A health check (--scope node) fails a node only on what CUDA confirmed or the files prove.
-  const bool node = report.run.scope == "node";
+  const bool node = report.run.scope == RunScope::node;
   for (const auto& finding : report.findings) {
     if (node && !finding.confirmed) continue;
     if (static_cast<int>(finding.severity) >= static_cast<int>(fail_on) && finding.severity != Severity::info) {

@@ -53,7 +53,7 @@ Result<Report> replay_capture_json(const nlohmann::json& json, const std::string
   }
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
-  run.mode = "replay";
+  run.mode = RunMode::replay;
   run.source = file;
   return run_pipeline(host, replay_options, rules, run);
 }

@@ -72,7 +72,7 @@ Outcome run_host(const fs::path& file, const std::vector<gd::Rule>& rules) {
   options.probe.extension_paths = replay.capture().extension_options;
   options.capture = false;
   gd::RunInfo run;
-  run.mode = "replay";
+  run.mode = gd::RunMode::replay;
   run.source = file.string();
   gd::Report report = gd::run_pipeline(replay, options, rules, run);
   Outcome outcome;
