@@ -19,6 +19,7 @@
 #include "report/render_prometheus.hpp"
 #include "report/render_text.hpp"
 #include "rules/evaluator.hpp"
+#include "rules/node_scope.hpp"
 #include "report/redact.hpp"
 #include "sys/capture.hpp"
 #include "sys/output_file.hpp"
@@ -27,58 +28,6 @@
 namespace gd {
 
 namespace {
-
-// The facts of the first helper run's outcome: a rule that tests one of them speaks about how
-// CUDA failed with the caller's variables.
-constexpr std::string_view k_first_run_outcome[] = {"cuda.init.result", "cuda.driver_version.result",
-                                                    "cuda.libcuda.loaded", "cuda.libcuda.is_stub",
-                                                    "cuda.helper.status"};
-
-bool rests_on_first_run(const Rule& rule) {
-  std::vector<std::string> tested = condition_facts(rule.when);
-  if (rule.confirmed_by) {
-    std::vector<std::string> more = condition_facts(*rule.confirmed_by);
-    tested.insert(tested.end(), more.begin(), more.end());
-  }
-  for (const std::string& fact : tested) {
-    for (std::string_view name : k_first_run_outcome) {
-      if (fact == name) return true;
-    }
-  }
-  return false;
-}
-
-// --scope node reports only the node's problems: a health check must never drain a node for who
-// ran it. Every rule was evaluated, so a node rule that an environment finding explains was
-// already folded into it and leaves with it. And when the helper's second run, without the
-// caller's LD_LIBRARY_PATH, LD_PRELOAD and CUDA_VISIBLE_DEVICES, made CUDA work, a finding about
-// how the first run failed (a stub libcuda that LD_LIBRARY_PATH put first) is the environment's
-// too, whatever its rule's scope.
-std::vector<std::string> keep_node_scope(Evaluation& evaluation, std::span<const Rule> rules, const FactSet& facts) {
-  auto rule_of = [&](const std::string& id) -> const Rule* {
-    for (const Rule& rule : rules) {
-      if (rule.id == id) return &rule;
-    }
-    return nullptr;
-  };
-  bool works_without_variables =
-      facts.get_string("cuda.clean_env.status") == "ok" && facts.get_int("cuda.clean_env.init.result") == 0;
-  for (Finding& f : evaluation.findings) {
-    const Rule* rule = rule_of(f.id);
-    if (works_without_variables && rule && rests_on_first_run(*rule)) f.scope = Scope::environment;
-  }
-  auto is_node = [&](const std::string& id) {
-    const Rule* rule = rule_of(id);
-    return !rule || rule->scope == Scope::node;
-  };
-  std::vector<std::string> left_out;
-  for (const Finding& f : evaluation.findings) {
-    if (f.scope != Scope::node) left_out.push_back(f.id);
-  }
-  std::erase_if(evaluation.findings, [](const Finding& f) { return f.scope != Scope::node; });
-  std::erase_if(evaluation.inconclusive, [&](const Inconclusive& item) { return !is_node(item.id); });
-  return left_out;
-}
 
 // "2026-12-01T10:22:33.123Z": fixed widths, so that timestamps compare as text.
 std::string utc_timestamp(std::chrono::system_clock::time_point now) {
@@ -119,6 +68,7 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   report.facts = collect_facts(keep_capture ? static_cast<Host&>(recorder) : host, probe);
   // Evaluate: pure, offline-capable.
   Evaluation evaluation = evaluate(rules, report.facts);
+  // --scope node: the second pass keeps only the node's problems (rules/node_scope).
   if (options.scope == RunScope::node) report.left_out = keep_node_scope(evaluation, rules, report.facts);
   report.findings = std::move(evaluation.findings);
   report.inconclusive = std::move(evaluation.inconclusive);
