@@ -12,6 +12,7 @@
 #include "cli/preflight.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
+#include "report/render_formats.hpp"
 #include "sys/output_file.hpp"
 
 namespace gd {
@@ -20,6 +21,13 @@ namespace {
 constexpr int k_max_cuda_timeout_s = 3600;
 
 // --help and --version: printed through write_stdout, so that a failed write is an error too.
+// --format's words, in the rows' order (report/render_formats).
+std::vector<std::string> format_names() {
+  std::vector<std::string> names;
+  for (const RenderFormat& format : render_formats()) names.emplace_back(format.name);
+  return names;
+}
+
 int print_exit(const CLI::App& app, const CLI::Error& e, const char* what) {
   std::ostringstream out;
   int code = app.exit(e, out);
@@ -47,7 +55,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
                  "text (default), json, npd (one line for node-problem-detector and health checks: exit 0 ok, "
                  "1 problem, 2 gpudoctor failed), prometheus (metrics in the text exposition format), or markdown (for a "
                  "bug tracker: fits one GitHub comment)")
-      ->check(CLI::IsMember({"text", "json", "npd", "prometheus", "markdown"}));
+      ->check(CLI::IsMember(format_names()));
   app.add_option("--textfile", options.textfile,
                  "also write the Prometheus metrics to this file, atomically (node_exporter's textfile collector "
                  "reads *.prom); stdout then stays empty unless --format or --json asks for a format");
@@ -120,11 +128,7 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   if (json && !format.empty() && format != "json") {
     return usage_error("--json and --format " + format + " ask for two formats (see gpudoctor --help)");
   }
-  options.format = json || format == "json" ? OutputFormat::json
-                   : format == "npd"           ? OutputFormat::npd
-                   : format == "prometheus"    ? OutputFormat::prometheus
-                   : format == "markdown"      ? OutputFormat::markdown
-                                               : OutputFormat::text;
+  options.format = json ? "json" : format.empty() ? "text" : format;
   options.print_stdout = options.textfile.empty() || json || !format.empty();
   if (!options.textfile.empty()) {
     // Before the run: a typo in the path fails at once, not after a 30 s CUDA timeout.

@@ -41,7 +41,7 @@ Result<DiffSide> load_side(const std::string& path, const Options& options, cons
 }  // namespace
 
 int run_diff(const std::string& a, const std::string& b, const Options& options, const std::vector<Rule>& rules) {
-  if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
+  if (options.format != "text" && options.format != "json") {
     return usage_error("diff prints text or --format json (see gpudoctor diff --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
@@ -56,7 +56,7 @@ int run_diff(const std::string& a, const std::string& b, const Options& options,
     return usage_error(side_b.error().describe());
   }
   ReportDiff diff = diff_reports(*side_a, *side_b, options.verbose ? ShowVolatile::yes : ShowVolatile::no);
-  std::string text = options.format == OutputFormat::json
+  std::string text = options.format == "json"
                          ? render_diff_json(*side_a, *side_b, diff).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : render_diff_text(*side_a, *side_b, diff, DiffTextOptions{options.verbose});
   write_stdout(text, "the diff");

@@ -111,7 +111,7 @@ class FleetReader {
 }  // namespace
 
 int run_fleet(const std::vector<std::string>& paths, const Options& options) {
-  if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
+  if (options.format != "text" && options.format != "json") {
     return usage_error("fleet prints text or --format json (see gpudoctor fleet --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
@@ -122,7 +122,7 @@ int run_fleet(const std::vector<std::string>& paths, const Options& options) {
   for (const std::string& path : paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
-  std::string text = options.format == OutputFormat::json
+  std::string text = options.format == "json"
                          ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : render_fleet_text(summary, FleetTextOptions{options.verbose});
   write_stdout(text, "the fleet summary");

@@ -12,11 +12,9 @@ namespace gd {
 
 enum class ColorMode { automatic, always, never };
 
-/// --format: how the report is printed (--json is --format json).
-enum class OutputFormat { text, json, npd, prometheus, markdown };
-
 struct Options {
-  OutputFormat format = OutputFormat::text;
+  /// --format: the name of a row of report/render_formats (--json is --format json).
+  std::string format = "text";
   bool capture = true;  ///< --no-capture clears it
   bool verbose = false;
   bool redact = false;  ///< --redact: no host name, GPU UUIDs, user names or process names

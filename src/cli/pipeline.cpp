@@ -11,16 +11,10 @@
 #include <ctime>
 
 #include "core/exit_code.hpp"
-#include "report/redact_report.hpp"
+#include "report/render_formats.hpp"
 #include "report/report_scrub.hpp"
-#include "report/render_json.hpp"
-#include "report/render_markdown.hpp"
-#include "report/render_npd.hpp"
-#include "report/render_prometheus.hpp"
-#include "report/render_text.hpp"
 #include "rules/evaluator.hpp"
 #include "rules/node_scope.hpp"
-#include "report/redact.hpp"
 #include "sys/capture.hpp"
 #include "sys/output_file.hpp"
 #include "sys/recording_host.hpp"
@@ -28,6 +22,12 @@
 namespace gd {
 
 namespace {
+
+// --format's row; the command line lets only the rows' words through.
+const RenderFormat& format_of(const Options& options) {
+  const RenderFormat* format = find_render_format(options.format);
+  return format ? *format : render_formats().front();
+}
 
 // "2026-12-01T10:22:33.123Z": fixed widths, so that timestamps compare as text.
 std::string utc_timestamp(std::chrono::system_clock::time_point now) {
@@ -58,7 +58,7 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   }
   RecordingHost recorder(host, capture);
   // Only the JSON report carries the capture: for text, the host is read without keeping a copy.
-  const bool keep_capture = options.capture && options.format == OutputFormat::json;
+  const bool keep_capture = options.capture && format_of(options).needs_capture;
 
   ProbeOptions probe = options.probe;
   probe.node_scope = options.scope == RunScope::node;
@@ -112,50 +112,27 @@ bool print_report(const Report& unscrubbed, const Options& options) {
   std::optional<Report> scrubbed;
   if (report_holds_secrets(unscrubbed)) scrubbed = scrub_report_secrets(unscrubbed);
   const Report& report = scrubbed ? *scrubbed : unscrubbed;
-  std::string text;
-  Redactor redactor = Redactor::for_facts(report.facts);
-  if (report.capture) redactor.add_accounts(*report.capture);  // people's names in /etc/passwd and group
-  const double finished = unix_now();
+  Redactor redaction = Redactor::for_facts(report.facts);
+  if (report.capture) redaction.add_accounts(*report.capture);  // people's names in /etc/passwd and group
+  const Redactor* redactor = options.redact ? &redaction : nullptr;
+  RenderSettings settings;
+  settings.fail_on = options.fail_on;
+  settings.finished_unix_s = unix_now();
   if (!options.textfile.empty()) {
-    std::string metrics = render_prometheus(report, finished);
-    if (options.redact) metrics = redactor.text(metrics);
+    std::string metrics = render_in_format(*find_render_format("prometheus"), report, settings, redactor);
     if (auto written = write_file_atomically(options.textfile, metrics, 0644); !written) {
       print_error("--textfile " + written.error());
       return false;
     }
   }
   if (!options.print_stdout) return true;
-  if (options.format == OutputFormat::prometheus) {
-    text = render_prometheus(report, finished);
-    if (options.redact) text = redactor.text(text);
-  } else if (options.format == OutputFormat::npd) {
-    text = render_npd(report, options.fail_on);
-    if (options.redact) text = redactor.text(text);
-  } else if (options.format == OutputFormat::markdown) {
-    // Redacted before rendering: the renderer escapes the placeholders and keeps the size limit.
-    text = render_markdown(options.redact ? redact_report(report, redactor) : report);
-  } else if (options.format == OutputFormat::json) {
-    nlohmann::json json = render_json(report);
-    if (options.redact) {
-      redactor.json(json);
-      // Also a name too short or too common to be replaced wherever it appears ("a", "localhost").
-      if (!json["run"]["host"].get<std::string>().empty()) json["run"]["host"] = "<host>";
-    }
-    // Invalid UTF-8 from the host (a garbage file, libcuda's output) is replaced, never fatal.
-    text = json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  } else {
-    bool tty = ::isatty(STDOUT_FILENO) == 1;
-    bool no_color = std::getenv("NO_COLOR") != nullptr;  // https://no-color.org: any value disables
-    TextStyle style;
-    // Colour only on a terminal (or when asked), and never with NO_COLOR.
-    style.color = !no_color && (options.color == ColorMode::always || (options.color == ColorMode::automatic && tty));
-    style.unicode = tty;
-    style.verbose = options.verbose;
-    text = render_text(report, style);
-    if (options.redact) {
-      text = redactor.text(text);
-    }
-  }
+  bool tty = ::isatty(STDOUT_FILENO) == 1;
+  bool no_color = std::getenv("NO_COLOR") != nullptr;  // https://no-color.org: any value disables
+  // Colour only on a terminal (or when asked), and never with NO_COLOR.
+  settings.style.color = !no_color && (options.color == ColorMode::always || (options.color == ColorMode::automatic && tty));
+  settings.style.unicode = tty;
+  settings.style.verbose = options.verbose;
+  std::string text = render_in_format(format_of(options), report, settings, redactor);
   write_stdout(text);
   return true;
 }

@@ -26,7 +26,7 @@ gd::Report report_with_capture(const std::string& name) {
   options.probe.python_path = replay.capture().python_option;
   options.probe.extension_paths = replay.capture().extension_options;
   options.capture = true;
-  options.format = gd::OutputFormat::json;  // only --json keeps the capture
+  options.format = "json";  // only --json keeps the capture
   gd::RunInfo run;
   run.gpudoctor_version = GD_VERSION;
   run.mode = gd::RunMode::replay;
