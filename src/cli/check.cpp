@@ -40,6 +40,8 @@ std::optional<std::string> unusable_root(const std::string& root) {
 
 }  // namespace
 
+CLI::App* add_check_command(CLI::App& app) { return app.add_subcommand("check", "diagnose this host (the default)"); }
+
 int run_check(const Options& options, const EmbeddedData& data, const std::vector<Rule>& rules) {
   bool live = options.root == "/" || options.root.empty();
   if (!live) {

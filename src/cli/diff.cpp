@@ -16,7 +16,7 @@
 namespace gd {
 namespace {
 
-Result<DiffSide> load_side(const std::string& path, const Options& options, const std::vector<Rule>& rules) {
+Result<DiffSide> load_side(const std::string& path, const DiffOptions& options, const std::vector<Rule>& rules) {
   // Read in chunks within sys/input_files' JSON bounds, as replay reads a capture.
   auto parsed = read_json_input(path);
   if (!parsed) {
@@ -25,7 +25,9 @@ Result<DiffSide> load_side(const std::string& path, const Options& options, cons
   }
   nlohmann::json json = std::move(*parsed);
   if (json.is_object() && json.value("format", "") == "gpudoctor-capture") {
-    Options replay_options = options;
+    // Replayed as `gpudoctor replay` would with no options but --scope: what the capture holds.
+    Options replay_options;
+    replay_options.scope = options.scope;
     replay_options.capture = false;  // the diff needs the report, not a second copy of the capture
     auto report = replay_capture_json(json, path, replay_options, rules);
     if (!report) return std::unexpected(report.error());
@@ -40,18 +42,25 @@ Result<DiffSide> load_side(const std::string& path, const Options& options, cons
 
 }  // namespace
 
-int run_diff(const std::string& a, const std::string& b, const Options& options, const std::vector<Rule>& rules) {
+CLI::App* add_diff_command(CLI::App& app, DiffOptions& options) {
+  CLI::App* diff = app.add_subcommand("diff", "what differs between two nodes' reports or captures");
+  diff->add_option("A", options.a, "report or capture")->required();
+  diff->add_option("B", options.b, "report or capture")->required();
+  return diff;
+}
+
+int run_diff(const DiffOptions& options, const std::vector<Rule>& rules) {
   if (options.format != "text" && options.format != "json") {
     return usage_error("diff prints text or --format json (see gpudoctor diff --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
     return usage_error("--textfile writes a node's own metrics; diff prints on stdout only");
   }
-  auto side_a = load_side(a, options, rules);
+  auto side_a = load_side(options.a, options, rules);
   if (!side_a) {
     return usage_error(side_a.error().describe());
   }
-  auto side_b = load_side(b, options, rules);
+  auto side_b = load_side(options.b, options, rules);
   if (!side_b) {
     return usage_error(side_b.error().describe());
   }

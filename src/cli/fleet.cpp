@@ -110,7 +110,14 @@ class FleetReader {
 
 }  // namespace
 
-int run_fleet(const std::vector<std::string>& paths, const Options& options) {
+CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
+  CLI::App* fleet = app.add_subcommand("fleet", "group many nodes' --json reports by root cause (files, folders, - for stdin)");
+  fleet->add_option("PATH", options.paths, "report file (one report or several, JSON Lines too), folder of *.json, or -")
+      ->required();
+  return fleet;
+}
+
+int run_fleet(const FleetOptions& options) {
   if (options.format != "text" && options.format != "json") {
     return usage_error("fleet prints text or --format json (see gpudoctor fleet --help)");
   }
@@ -119,7 +126,7 @@ int run_fleet(const std::vector<std::string>& paths, const Options& options) {
   }
   FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all);
   FleetReader reader(tally);
-  for (const std::string& path : paths) reader.read_path(path);
+  for (const std::string& path : options.paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
   std::string text = options.format == "json"

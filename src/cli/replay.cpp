@@ -8,6 +8,12 @@
 #include "cli/replay.hpp"
 
 namespace gd {
+CLI::App* add_replay_command(CLI::App& app, std::string& file) {
+  CLI::App* replay = app.add_subcommand("replay", "re-run the diagnosis from a capture or a --json report");
+  replay->add_option("FILE", file, "capture or report file")->required();
+  return replay;
+}
+
 int run_replay(const std::string& file, const Options& options, const std::vector<Rule>& rules) {
   // Read in chunks within sys/input_files' JSON bounds: a hostile file is refused at the first
   // bound it passes (depth, values, string bytes, size), before it costs memory.

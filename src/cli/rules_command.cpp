@@ -33,6 +33,14 @@ Result<std::vector<Rule>> load_all_rules(const EmbeddedData& data, const Options
   return std::move(loaded.rules);
 }
 
+CLI::App* add_rules_command(CLI::App& app) { return app.add_subcommand("rules", "list the rules"); }
+
+CLI::App* add_explain_command(CLI::App& app, std::string& id) {
+  CLI::App* explain = app.add_subcommand("explain", "print one rule in full");
+  explain->add_option("ID", id, "rule id, e.g. cuda.stub-libcuda")->required();
+  return explain;
+}
+
 int run_rules_list(const std::vector<Rule>& rules) {
   std::string out;
   for (const Rule& rule : rules) {
