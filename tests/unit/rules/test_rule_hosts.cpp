@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/pipeline.hpp"
+#include "sys/input_files.hpp"
 #include "fact_consistency.hpp"
 #include "rule_hosts.hpp"
 #include "rules/rule_files.hpp"
@@ -50,9 +51,9 @@ struct Outcome {
 };
 
 Outcome run_host(const fs::path& file, const std::vector<gd::Rule>& rules) {
-  auto text = gd::read_input_file(file.string(), 16u << 20);
+  auto text = gd::read_whole_input(file.string(), 16u << 20);
   if (!text) {
-    throw std::runtime_error(text.error().describe());
+    throw std::runtime_error(file.string() + ": " + text.error());
   }
   nlohmann::json host = nlohmann::json::parse(*text);
   nlohmann::json composed = gd::test::compose_rule_host(host, file.string());
