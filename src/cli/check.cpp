@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "core/exit_code.hpp"
@@ -39,41 +40,39 @@ std::optional<std::string> unusable_root(const std::string& root) {
 
 }  // namespace
 
+CLI::App* add_check_command(CLI::App& app) { return app.add_subcommand("check", "diagnose this host (the default)"); }
+
 int run_check(const Options& options, const EmbeddedData& data, const std::vector<Rule>& rules) {
   bool live = options.root == "/" || options.root.empty();
   if (!live) {
     // An unreadable --root is a usage error, not an empty host.
     struct stat st {};
     if (::stat(options.root.c_str(), &st) != 0) {
-      std::fprintf(stderr, "gpudoctor: error: --root %s: %s\n", options.root.c_str(), std::strerror(errno));
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error("--root " + options.root + ": " + std::strerror(errno));
     }
     if (!S_ISDIR(st.st_mode)) {
-      std::fprintf(stderr, "gpudoctor: error: --root %s: not a folder\n", options.root.c_str());
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error("--root " + options.root + ": not a folder");
     }
     // Nothing to read is no healthy image: a CI gate must not pass an image that was never
     // unpacked, a mount that failed, or a folder it may not list.
     if (auto unusable = unusable_root(options.root)) {
-      std::fprintf(stderr, "gpudoctor: error: --root %s: %s\n", options.root.c_str(), unusable->c_str());
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error("--root " + options.root + ": " + *unusable);
     }
   }
   RealHost real_host(options.root, data.cuda_helper);
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
-  run.mode = live ? "live" : "root";
+  run.mode = live ? RunMode::live : RunMode::root;
   run.source = options.root;
   // A pre-flight check reads the image's variables (its configuration), never the caller's.
   std::optional<ImageEnvHost> image_host;
   if (options.probe.target) {
     auto env = image_env_for(options);
     if (!env) {
-      std::fprintf(stderr, "gpudoctor: error: %s\n", env.error().c_str());
-      return static_cast<int>(ExitCode::usage_error);
+      return usage_error(env.error());
     }
     image_host.emplace(real_host, std::move(*env));
-    run.mode = "preflight";
+    run.mode = RunMode::preflight;
   }
   Host& host = image_host ? static_cast<Host&>(*image_host) : static_cast<Host&>(real_host);
   Report report = run_pipeline(host, options, rules, run);

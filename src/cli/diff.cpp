@@ -2,8 +2,8 @@
 // they were made, with or without their capture) or captures (replayed first, with this
 // gpudoctor's rules, through the replay pipeline). Read through sys/input_files (bounded
 // JSON, regular files only); the comparison is fleet/report_diff.
-#include <cstdio>
 
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "cli/replay.hpp"
@@ -16,9 +16,7 @@
 namespace gd {
 namespace {
 
-void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
-
-Result<DiffSide> load_side(const std::string& path, const Options& options, const std::vector<Rule>& rules) {
+Result<DiffSide> load_side(const std::string& path, const DiffOptions& options, const std::vector<Rule>& rules) {
   // Read in chunks within sys/input_files' JSON bounds, as replay reads a capture.
   auto parsed = read_json_input(path);
   if (!parsed) {
@@ -27,7 +25,9 @@ Result<DiffSide> load_side(const std::string& path, const Options& options, cons
   }
   nlohmann::json json = std::move(*parsed);
   if (json.is_object() && json.value("format", "") == "gpudoctor-capture") {
-    Options replay_options = options;
+    // Replayed as `gpudoctor replay` would with no options but --scope: what the capture holds.
+    Options replay_options;
+    replay_options.scope = options.scope;
     replay_options.capture = false;  // the diff needs the report, not a second copy of the capture
     auto report = replay_capture_json(json, path, replay_options, rules);
     if (!report) return std::unexpected(report.error());
@@ -42,27 +42,30 @@ Result<DiffSide> load_side(const std::string& path, const Options& options, cons
 
 }  // namespace
 
-int run_diff(const std::string& a, const std::string& b, const Options& options, const std::vector<Rule>& rules) {
-  if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
-    print_error("diff prints text or --format json (see gpudoctor diff --help)");
-    return static_cast<int>(ExitCode::usage_error);
+CLI::App* add_diff_command(CLI::App& app, DiffOptions& options) {
+  CLI::App* diff = app.add_subcommand("diff", "what differs between two nodes' reports or captures");
+  diff->add_option("A", options.a, "report or capture")->required();
+  diff->add_option("B", options.b, "report or capture")->required();
+  return diff;
+}
+
+int run_diff(const DiffOptions& options, const std::vector<Rule>& rules) {
+  if (options.format != "text" && options.format != "json") {
+    return usage_error("diff prints text or --format json (see gpudoctor diff --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
-    print_error("--textfile writes a node's own metrics; diff prints on stdout only");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error("--textfile writes a node's own metrics; diff prints on stdout only");
   }
-  auto side_a = load_side(a, options, rules);
+  auto side_a = load_side(options.a, options, rules);
   if (!side_a) {
-    print_error(side_a.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(side_a.error().describe());
   }
-  auto side_b = load_side(b, options, rules);
+  auto side_b = load_side(options.b, options, rules);
   if (!side_b) {
-    print_error(side_b.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(side_b.error().describe());
   }
   ReportDiff diff = diff_reports(*side_a, *side_b, options.verbose ? ShowVolatile::yes : ShowVolatile::no);
-  std::string text = options.format == OutputFormat::json
+  std::string text = options.format == "json"
                          ? render_diff_json(*side_a, *side_b, diff).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : render_diff_text(*side_a, *side_b, diff, DiffTextOptions{options.verbose});
   write_stdout(text, "the diff");

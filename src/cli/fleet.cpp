@@ -4,9 +4,9 @@
 // to its digest (fleet/report_digest) and dropped; only the tally (fleet/fleet_tally) grows, by
 // one small entry per node. Nothing an input holds stops the run: it is listed as unreadable,
 // by its path, line and reason, never by its bytes (it may be any file).
-#include <cstdio>
 #include <vector>
 
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
@@ -108,25 +108,28 @@ class FleetReader {
   }
 };
 
-void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
-
 }  // namespace
 
-int run_fleet(const std::vector<std::string>& paths, const Options& options) {
-  if (options.format != OutputFormat::text && options.format != OutputFormat::json) {
-    print_error("fleet prints text or --format json (see gpudoctor fleet --help)");
-    return static_cast<int>(ExitCode::usage_error);
+CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
+  CLI::App* fleet = app.add_subcommand("fleet", "group many nodes' --json reports by root cause (files, folders, - for stdin)");
+  fleet->add_option("PATH", options.paths, "report file (one report or several, JSON Lines too), folder of *.json, or -")
+      ->required();
+  return fleet;
+}
+
+int run_fleet(const FleetOptions& options) {
+  if (options.format != "text" && options.format != "json") {
+    return usage_error("fleet prints text or --format json (see gpudoctor fleet --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
-    print_error("--textfile writes a node's own metrics; fleet prints on stdout only");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error("--textfile writes a node's own metrics; fleet prints on stdout only");
   }
-  FleetTally tally(options.probe.node_scope ? CauseScope::node : CauseScope::all);
+  FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all);
   FleetReader reader(tally);
-  for (const std::string& path : paths) reader.read_path(path);
+  for (const std::string& path : options.paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
-  std::string text = options.format == OutputFormat::json
+  std::string text = options.format == "json"
                          ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
                          : render_fleet_text(summary, FleetTextOptions{options.verbose});
   write_stdout(text, "the fleet summary");

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "cli/input_file.hpp"
 #include "probes/target/image_config.hpp"
+#include "sys/input_files.hpp"
 
 namespace gd {
 namespace {
@@ -70,8 +70,8 @@ std::string image_config_file(const Options& options) {
 std::expected<std::map<std::string, std::string>, std::string> image_env_for(const Options& options) {
   std::string file = image_config_file(options);
   if (file.empty()) return with_default_path({});
-  auto text = read_input_file(file, k_max_config_bytes);
-  if (!text) return std::unexpected(text.error().describe());
+  auto text = read_whole_input(file, k_max_config_bytes);
+  if (!text) return std::unexpected(file + ": " + text.error());
   auto env = parse_image_config(*text, file);
   if (!env) return env;
   return with_default_path(std::move(*env));

@@ -1,3 +1,4 @@
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "core/exit_code.hpp"
@@ -7,11 +8,11 @@
 #include "cli/replay.hpp"
 
 namespace gd {
-namespace {
-
-void print_error(const std::string& message) { std::fprintf(stderr, "gpudoctor: error: %s\n", message.c_str()); }
-
-}  // namespace
+CLI::App* add_replay_command(CLI::App& app, std::string& file) {
+  CLI::App* replay = app.add_subcommand("replay", "re-run the diagnosis from a capture or a --json report");
+  replay->add_option("FILE", file, "capture or report file")->required();
+  return replay;
+}
 
 int run_replay(const std::string& file, const Options& options, const std::vector<Rule>& rules) {
   // Read in chunks within sys/input_files' JSON bounds: a hostile file is refused at the first
@@ -19,19 +20,16 @@ int run_replay(const std::string& file, const Options& options, const std::vecto
   auto parsed = read_json_input(file);
   if (!parsed) {
     std::string hint = parsed.error().starts_with("not valid JSON") ? "; a gpudoctor capture or --json report was expected" : "";
-    print_error(file + ": " + parsed.error() + hint);
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(file + ": " + parsed.error() + hint);
   }
   nlohmann::json json = std::move(*parsed);
   // A --json report carries its capture under "capture"; a capture file is one itself.
   if (json.is_object() && json.contains("schema_version") && !json.contains("capture")) {
-    print_error(file + ": this report was made with --no-capture, so it cannot be replayed");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(file + ": this report was made with --no-capture, so it cannot be replayed");
   }
   auto report = replay_capture_json(json, file, options, rules);
   if (!report) {
-    print_error(report.error().describe());
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error(report.error().describe());
   }
   if (!print_report(*report, options)) return static_cast<int>(ExitCode::usage_error);
   return exit_code_for(*report, options.fail_on);
@@ -61,7 +59,7 @@ Result<Report> replay_capture_json(const nlohmann::json& json, const std::string
   }
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
-  run.mode = "replay";
+  run.mode = RunMode::replay;
   run.source = file;
   return run_pipeline(host, replay_options, rules, run);
 }

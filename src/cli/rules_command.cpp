@@ -1,6 +1,6 @@
-#include <cstdio>
 #include <fmt/format.h>
 
+#include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
@@ -31,6 +31,14 @@ Result<std::vector<Rule>> load_all_rules(const EmbeddedData& data, const Options
     return std::unexpected(first);
   }
   return std::move(loaded.rules);
+}
+
+CLI::App* add_rules_command(CLI::App& app) { return app.add_subcommand("rules", "list the rules"); }
+
+CLI::App* add_explain_command(CLI::App& app, std::string& id) {
+  CLI::App* explain = app.add_subcommand("explain", "print one rule in full");
+  explain->add_option("ID", id, "rule id, e.g. cuda.stub-libcuda")->required();
+  return explain;
 }
 
 int run_rules_list(const std::vector<Rule>& rules) {
@@ -64,9 +72,7 @@ int run_explain(const std::string& id, const std::vector<Rule>& rules) {
         best = rule.id;
       }
     }
-    std::fprintf(stderr, "gpudoctor: error: unknown rule '%s'%s\n", id.c_str(),
-                 best_score >= 3 ? fmt::format(", did you mean '{}'?", best).c_str() : "");
-    return static_cast<int>(ExitCode::usage_error);
+    return usage_error("unknown rule '" + id + "'" + (best_score >= 3 ? fmt::format(", did you mean '{}'?", best) : ""));
   }
   const Rule& r = *found;
   std::string out = fmt::format("{} ({}, area {})\n{}\n\n", r.id, to_string(r.severity), r.area, r.title);

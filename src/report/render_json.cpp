@@ -22,12 +22,12 @@ nlohmann::json render_json(const Report& report) {
   json out;
   out["schema_version"] = k_report_schema_version;
   out["gpudoctor_version"] = report.run.gpudoctor_version;
-  out["run"] = {{"mode", report.run.mode},
+  out["run"] = {{"mode", to_string(report.run.mode)},
                 {"source", report.run.source},
                 {"duration_ms", report.run.duration_ms},
                 {"uid", report.run.uid},
                 {"host", report.run.host},
-                {"scope", report.run.scope},
+                {"scope", to_string(report.run.scope)},
                 {"started", report.run.started}};
   int errors = report.count(Severity::error);
   int warnings = report.count(Severity::warning);

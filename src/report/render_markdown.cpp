@@ -85,7 +85,7 @@ std::string head(const Report& report) {
     // Never "no problems found" when something was not checked or a layer is flagged (issue 18).
     verdict = "❔ gpudoctor: no problem confirmed";
   } else {
-    verdict = fmt::format("✅ gpudoctor: no {}problems found", report.run.scope == "node" ? "node " : "");
+    verdict = fmt::format("✅ gpudoctor: no {}problems found", report.run.scope == RunScope::node ? "node " : "");
   }
   if (infos > 0) verdict += fmt::format(" ({})", plural(infos, "note"));
   std::string out = "## " + verdict + "\n\n";
@@ -98,15 +98,15 @@ std::string head(const Report& report) {
     out += fmt::format("**Most likely cause:** {} ({})\n\n", inline_value(first->title, k_title_max),
                        md::code_span(value(first->id, k_title_max)));
   }
-  std::string where = report.run.mode == "live"        ? "this host"
-                      : report.run.mode == "preflight" ? "pre-flight of the image " + md::code_span(value(report.run.source, k_source_max))
-                      : report.run.mode == "root"      ? "the folder " + md::code_span(value(report.run.source, k_source_max))
-                                                  : "a replay of " + md::code_span(value(report.run.source, k_source_max));
+  std::string where = report.run.mode == RunMode::live        ? "this host"
+                      : report.run.mode == RunMode::preflight ? "pre-flight of the image " + md::code_span(value(report.run.source, k_source_max))
+                      : report.run.mode == RunMode::root      ? "the folder " + md::code_span(value(report.run.source, k_source_max))
+                                                              : "a replay of " + md::code_span(value(report.run.source, k_source_max));
   out += fmt::format("gpudoctor {} · {}", inline_value(report.run.gpudoctor_version, 40), where);
   if (!report.run.host.empty()) out += " · host " + md::code_span(value(report.run.host, 255));
   if (report.run.uid == 0) out += " · as root";
   if (report.run.uid > 0) out += fmt::format(" · as uid {}", report.run.uid);
-  if (report.run.scope == "node") out += " · `--scope node`";
+  if (report.run.scope == RunScope::node) out += " · `--scope node`";
   return out + "\n\n";
 }
 

@@ -28,7 +28,7 @@ std::string one_line(std::string text) {
 }  // namespace
 
 std::string render_npd(const Report& report, Severity fail_on) {
-  const bool node = report.run.scope == "node";
+  const bool node = report.run.scope == RunScope::node;
   std::size_t unconfirmed = 0;
   for (const Finding& f : report.findings) {
     if (f.severity == Severity::info || static_cast<int>(f.severity) < static_cast<int>(fail_on)) continue;

@@ -127,10 +127,10 @@ std::string render_text(const Report& report, const TextStyle& style) {
   Palette p{style.color};
   std::string out;
   std::string who = report.run.uid == 0 ? "as root" : report.run.uid > 0 ? fmt::format("as uid {}", report.run.uid) : "";
-  std::string where = report.run.mode == "preflight" ? "pre-flight of the image " + report.run.source
-                      : report.run.mode == "live"     ? "this host"
-                      : report.run.mode == "root"   ? "the folder " + report.run.source
-                                                    : "the capture " + report.run.source;
+  std::string where = report.run.mode == RunMode::preflight ? "pre-flight of the image " + report.run.source
+                      : report.run.mode == RunMode::live    ? "this host"
+                      : report.run.mode == RunMode::root    ? "the folder " + report.run.source
+                                                            : "the capture " + report.run.source;
   out += fmt::format("{}gpudoctor {}{} — {}{}\n\n", p.bold(), safe(report.run.gpudoctor_version), p.reset(), safe(where),
                      who.empty() ? "" : ", " + who);
 

@@ -9,6 +9,7 @@
 
 #include "core/fact_set.hpp"
 #include "core/finding.hpp"
+#include "report/run_info.hpp"
 
 namespace gd {
 
@@ -24,21 +25,6 @@ struct AreaLine {
   AreaStatus status = AreaStatus::unknown;
   std::string summary;
   std::vector<std::string> details;
-};
-
-struct RunInfo {
-  std::string gpudoctor_version;
-  std::string mode;    ///< "live", "root" or "replay"
-  std::string source;  ///< "/" , the --root folder, or the replayed file
-  std::int64_t duration_ms = 0;
-  std::int64_t uid = -1;
-  /// The node's name (uname nodename, the fact host.name; "<host>" under --redact, "" when
-  /// unknown): fleet tools group reports by it.
-  std::string host;
-  std::string scope = "all";  ///< "all", or "node" with --scope node
-  /// When the run began, UTC, RFC 3339 with milliseconds ("2026-12-01T10:22:33.123Z"): of two
-  /// reports of one node, `gpudoctor fleet` counts the newer. "" when unknown.
-  std::string started;
 };
 
 struct Report {

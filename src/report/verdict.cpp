@@ -115,7 +115,7 @@ Verdict verdict_of(const Report& report) {
     gaps.push_back(plural(static_cast<std::size_t>(*busy), "GPU is", "GPUs are") + " busy with other processes' work and not proven");
   }
   std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";
-  std::string what = report.run.scope == "node" ? "node problems" : "problems";
+  std::string what = report.run.scope == RunScope::node ? "node problems" : "problems";
   if (gaps.empty()) {
     v.kind = Verdict::Kind::healthy;
     v.text = fmt::format("No {} found.{}", what, notes);

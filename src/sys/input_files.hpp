@@ -1,6 +1,8 @@
 #pragma once
-// Files the user names on the command line for `fleet` and `diff` (reports, captures), never the
-// host under diagnosis. Everything here is bounded and never blocks: a FIFO, socket or device is
+// The one reader of the files the user names on the command line (reports and captures for
+// `replay`, `diff` and `fleet`, the image configuration of a pre-flight), never the host under
+// diagnosis; rule files are read by rules/rule_files, which rulec shares and which may not
+// include sys/. Everything here is bounded and never blocks: a FIFO, socket or device is
 // refused before it is opened (and again after, should it have been swapped in between), files
 // are read in chunks by the caller, folders are walked without following links out of them.
 // Failures are reasons for the reader ("Permission denied", "a FIFO, not a regular file"), so
@@ -53,7 +55,7 @@ class InputStream {
   bool m_owned = false;
 };
 
-/// Reads a whole regular file of at most `max_bytes` (a report or capture for `diff`).
+/// Reads a whole regular file of at most `max_bytes` (a pre-flight's --image-config).
 std::expected<std::string, std::string> read_whole_input(std::string_view path, std::size_t max_bytes);
 
 /// The JSON document in a regular file (a capture for `replay`, a report or capture for `diff`),

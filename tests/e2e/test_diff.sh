@@ -94,4 +94,8 @@ expect_rc one_arg 2
 run_gd textfile diff "$TMP/good.json" "$TMP/stale.json" --textfile "$TMP/diff.prom"
 expect_rc textfile 2
 expect_err textfile "^gpudoctor: error: --textfile writes a node's own metrics; diff prints on stdout only$"
+# A diagnosis's options are refused, never silently ignored (a capture is replayed as it was made).
+run_gd probe_opt diff "$TMP/good.json" "$TMP/stale.json" --python /usr/bin/python3
+expect_rc probe_opt 2
+expect_err probe_opt "^gpudoctor: error: --python is an option of check and replay: diff reads reports, it does not diagnose a host"
 finish

@@ -402,4 +402,15 @@ expect_rc textfile 2
 expect_err textfile "^gpudoctor: error: --textfile writes a node's own metrics; fleet prints on stdout only$"
 checks=$((checks + 1))
 [ ! -e "$TMP/fleet.prom" ] || fail "fleet --textfile wrote $TMP/fleet.prom"
+# A diagnosis's options are refused, never silently ignored: fleet reads reports, before or after
+# its name on the command line.
+run_gd probe_opt fleet "$fleet" --no-cuda
+expect_rc probe_opt 2
+expect_err probe_opt "^gpudoctor: error: --no-cuda is an option of check and replay: fleet reads reports, it does not diagnose a host \\(see gpudoctor --help\\)$"
+run_gd probe_before --redact fleet "$fleet"
+expect_rc probe_before 2
+expect_err probe_before "^gpudoctor: error: --redact is an option of check and replay: fleet reads reports"
+run_gd rules_opt fleet "$fleet" --rules "$TMP"
+expect_rc rules_opt 2
+expect_err rules_opt "^gpudoctor: error: --rules is an option of check and replay: fleet reads reports"
 finish

@@ -24,8 +24,9 @@ forbid report '#include "(sys|probes|cli)/' "must stay pure (no sys/ or probes/)
 forbid fleet '#include "(sys|probes|rules|cli)/' "must stay pure (fleet and diff logic: text in, groups and diffs out)"
 # Host access (open/read/stat of paths, std::filesystem, file streams, getenv, fork/exec) lives in
 # sys/ only. Two kinds of files are read elsewhere, and both are inputs the user names, never the
-# host under diagnosis: cli/ reads the files named on its command line (cli/input_file.cpp: a
-# capture to replay) and checks isatty/NO_COLOR for output styling; rules/ reads the rule files
+# host under diagnosis: cli/ reads the files named on its command line (through
+# sys/input_files: captures, reports, an --image-config file) and checks isatty/NO_COLOR for
+# output styling; rules/ reads the rule files
 # of --rules PATH, and rulec the rules/ folder at build time, in exactly two places:
 # rules/rule_files.cpp (the loader: regular files, bounded size, errors naming the file) and
 # rules/tool/ (rulec, a build tool with its own main that also writes its output). Everything
@@ -40,12 +41,12 @@ for layer in util core probes report fleet; do
 done
 forbid rules "$file_io" "must not read or list files but the rule files (rules/rule_files.cpp, rules/tool/)" \
   '^rules/(rule_files\.cpp|tool/[a-z_]+\.cpp):'
-# `fleet` and `diff` read the reports the user names only through sys/input_files (bounded,
+# `fleet`, `diff` and `replay` read the reports and captures the user names only through sys/input_files (bounded,
 # regular files only, never blocking on a FIFO).
 checks=$((checks + 1))
 direct='(^|[^A-Za-z0-9_])::(open|openat|read|pread|stat|lstat)\(|fopen|opendir|getenv'
-hits=$(grep -nE "$direct|$file_io" cli/fleet*.cpp cli/diff*.cpp 2>/dev/null || true)
-[ -z "$hits" ] || fail "cli's fleet and diff must read files through sys/input_files:"$'\n'"$hits"
+hits=$(grep -nE "$direct|$file_io" cli/fleet*.cpp cli/diff*.cpp cli/replay*.cpp 2>/dev/null || true)
+[ -z "$hits" ] || fail "cli's fleet, diff and replay must read files through sys/input_files:"$'\n'"$hits"
 
 # probes/<layer>/ includes no sibling layer (shared/ holds the readers and tables that several
 # layers use: ELF headers and sections, library files, the driver's per-GPU information file,

@@ -9,11 +9,12 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "cli/input_file.hpp"
+#include "sys/input_files.hpp"
 #include "rule_hosts.hpp"
 
 int main(int argc, char** argv) {
@@ -22,9 +23,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    auto text = gd::read_input_file(argv[1], 16u << 20);
+    auto text = gd::read_whole_input(argv[1], 16u << 20);
     if (!text) {
-      throw std::runtime_error(text.error().describe());
+      throw std::runtime_error(std::string(argv[1]) + ": " + text.error());
     }
     nlohmann::json composed = gd::test::compose_rule_host(nlohmann::json::parse(*text), argv[1]);
     std::ofstream out(argv[2], std::ios::binary);

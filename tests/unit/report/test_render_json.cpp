@@ -34,7 +34,7 @@ Finding make_finding(std::string id, Severity severity) {
 
 Report sample_report() {
   Report r;
-  r.run = gd::RunInfo{"0.1.0", "replay", "h200.capture.json", 42, 1000, "gpu-node-17", "node"};
+  r.run = gd::RunInfo{"0.1.0", gd::RunMode::replay, "h200.capture.json", 42, 1000, "gpu-node-17", gd::RunScope::node};
   r.facts.set("cuda.init.result", std::int64_t{100}, "helper:cuInit");
   r.facts.set_unknown("nvml.init.result", "needs root", "helper:nvmlInit");
   r.areas = {AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::error, "cuInit failed: 100", {"detail"}}};

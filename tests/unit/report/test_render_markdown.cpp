@@ -24,7 +24,7 @@ namespace {
 
 Report small_report() {
   Report r;
-  r.run = gd::RunInfo{"0.1.0", "live", "/", 812, 0, "gpu-node-17", "all"};
+  r.run = gd::RunInfo{"0.1.0", gd::RunMode::live, "/", 812, 0, "gpu-node-17", gd::RunScope::all};
   r.facts.set("kmod.nvidia.version", std::string("580.159.04"), "/proc/driver/nvidia/version");
   r.facts.set("cuda.init.result", std::int64_t{999}, "helper:cuInit");
   r.facts.set_unknown("klog.xid_codes", "needs root", "/dev/kmsg");
@@ -85,7 +85,7 @@ TEST_CASE("markdown report: a healthy host, and --scope node", "[report][render_
   r.areas[1] = AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::ok, "cuInit OK", {}};
   CHECK(gd::render_markdown(r).starts_with("## ✅ gpudoctor: no problems found\n\n"));
   CHECK(!has(gd::render_markdown(r), "### Findings"));
-  r.run.scope = "node";
+  r.run.scope = gd::RunScope::node;
   r.left_out = {"python.torch-cuda-mismatch"};
   std::string out = gd::render_markdown(r);
   CHECK(out.starts_with("## ✅ gpudoctor: no node problems found\n\n"));
@@ -184,7 +184,7 @@ TEST_CASE("markdown report: any report fits, down to the first finding's title",
 
 TEST_CASE("markdown: no problems found only when every layer was checked", "[render_markdown]") {
   Report r;
-  r.run.mode = "root";
+  r.run.mode = gd::RunMode::root;
   r.areas = {gd::AreaLine{"devices", "Device nodes", gd::AreaStatus::warning, "nvidiactl missing", {}}};
   std::string out = gd::render_markdown(r);
   CHECK(out.starts_with("## ❔ gpudoctor: no problem confirmed\n\nNo problem confirmed; 1 layer is flagged above.\n\n"));

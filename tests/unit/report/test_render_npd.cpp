@@ -25,7 +25,7 @@ Finding finding(std::string id, Severity severity, std::string title) {
 TEST_CASE("npd: the first problem's id and title, or a healthy line", "[report][render_npd]") {
   Report r;
   CHECK(gd::render_npd(r, Severity::error) == "no problems found\n");
-  r.run.scope = "node";
+  r.run.scope = gd::RunScope::node;
   CHECK(gd::render_npd(r, Severity::error) == "no node problems found\n");
   r.findings = {finding("nvml.persistence-off", Severity::info, "Persistence mode is off"),
                 finding("nvml.row-remap-pending", Severity::warning, "Row remapping waits for a reset"),
@@ -64,7 +64,7 @@ TEST_CASE("npd: one line even when a title holds a newline", "[report][render_np
 TEST_CASE("npd: a health check never fails on an unconfirmed finding, and says what it did not prove",
           "[report][render_npd]") {
   Report r;
-  r.run.scope = "node";
+  r.run.scope = gd::RunScope::node;
   Finding guess = finding("hardware.gpu-newer-than-driver", Severity::error, "The driver is older than the GPU");
   guess.confirmed = false;
   r.findings = {guess};
@@ -73,10 +73,10 @@ TEST_CASE("npd: a health check never fails on an unconfirmed finding, and says w
   CHECK(gd::render_npd(r, Severity::error) ==
         "no node problems found; 2 GPU(s) busy, not proven; 1 unconfirmed\n");
   // Without --scope node the run is the user's own: the finding is their problem, confirmed or not.
-  r.run.scope = "all";
+  r.run.scope = gd::RunScope::all;
   CHECK(gd::render_npd(r, Severity::error) == "hardware.gpu-newer-than-driver: The driver is older than the GPU\n");
   // A confirmed error still fails the node, first.
-  r.run.scope = "node";
+  r.run.scope = gd::RunScope::node;
   r.findings.push_back(finding("xid.fallen-off-bus", Severity::error, "A GPU has fallen off the bus"));
   CHECK(gd::render_npd(r, Severity::error) == "xid.fallen-off-bus: A GPU has fallen off the bus\n");
 }

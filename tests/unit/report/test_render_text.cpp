@@ -22,7 +22,7 @@ namespace {
 /// A report on a healthy H200, the way `gpudoctor` run as root builds it.
 Report healthy_report() {
   Report r;
-  r.run = gd::RunInfo{"0.1.0", "live", "/", 812, 0, "gpu-node-17", "all"};
+  r.run = gd::RunInfo{"0.1.0", gd::RunMode::live, "/", 812, 0, "gpu-node-17", gd::RunScope::all};
   r.facts.set("kmod.nvidia.version", std::string("580.159.04"), "/proc/driver/nvidia/version");
   r.facts.set("cuda.init.result", std::int64_t{0}, "helper:cuInit");
   r.areas = {
@@ -172,10 +172,10 @@ TEST_CASE("text report: -v lists every fact on one line each", "[report][render_
 
 TEST_CASE("text report: what was examined", "[report][render_text]") {
   Report r = healthy_report();
-  r.run = gd::RunInfo{"0.1.0", "replay", "tests/hosts/h200-live-580.159.04.capture.json", 3, -1, "", "all"};
+  r.run = gd::RunInfo{"0.1.0", gd::RunMode::replay, "tests/hosts/h200-live-580.159.04.capture.json", 3, -1, "", gd::RunScope::all};
   CHECK_THAT(gd::render_text(r, TextStyle{}),
              Catch::StartsWith("gpudoctor 0.1.0 — the capture tests/hosts/h200-live-580.159.04.capture.json\n\n"));
-  r.run = gd::RunInfo{"0.1.0", "root", "/srv/rootfs", 3, 0, "", "all"};
+  r.run = gd::RunInfo{"0.1.0", gd::RunMode::root, "/srv/rootfs", 3, 0, "", gd::RunScope::all};
   CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::StartsWith("gpudoctor 0.1.0 — the folder /srv/rootfs, as root\n\n"));
 }
 
@@ -203,7 +203,7 @@ const std::string k_shown = "\\x1b]0;pwned\\x07\\x1b[31mU+009B32mU+202E\\n[ok] E
 
 Report hostile_report() {
   Report r = failing_report();
-  r.run.mode = "root";
+  r.run.mode = gd::RunMode::root;
   r.run.source = "/srv/image" + k_hostile;
   r.facts.set("env.ld_library_path", "/usr/local/nvidia/lib64" + k_hostile, "env:LD_LIBRARY_PATH");
   r.areas[1].summary = "cuInit failed: 999 CUDA_ERROR_UNKNOWN (libcuda /opt/lib" + k_hostile + ")";

@@ -26,10 +26,10 @@ gd::Report report_with_capture(const std::string& name) {
   options.probe.python_path = replay.capture().python_option;
   options.probe.extension_paths = replay.capture().extension_options;
   options.capture = true;
-  options.format = gd::OutputFormat::json;  // only --json keeps the capture
+  options.format = "json";  // only --json keeps the capture
   gd::RunInfo run;
   run.gpudoctor_version = GD_VERSION;
-  run.mode = "replay";
+  run.mode = gd::RunMode::replay;
   run.source = name;
   return gd::run_pipeline(replay, options, gd::test::repository_rule_set(), run);
 }

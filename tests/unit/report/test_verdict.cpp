@@ -103,14 +103,14 @@ TEST_CASE("verdict: notes alone leave a checked host healthy", "[report][verdict
   Report r = checked_host();
   r.findings = {finding(gd::Severity::info, true)};
   CHECK(gd::verdict_of(r).text == "No problems found. (1 note)");
-  r.run.scope = "node";
+  r.run.scope = gd::RunScope::node;
   CHECK(gd::verdict_of(r).text == "No node problems found. (1 note)");
 }
 
 TEST_CASE("verdict: a health check never calls a GPU healthy that another job kept busy", "[report][verdict]") {
   // --scope node leaves cuda.gpu-busy out (it is no node problem), but the GPU was not proven.
   Report r = checked_host();
-  r.run.scope = "node";
+  r.run.scope = gd::RunScope::node;
   r.facts.set("cuda.context.busy_count", std::int64_t{1});
   Verdict v = gd::verdict_of(r);
   CHECK(v.kind == Verdict::Kind::incomplete);

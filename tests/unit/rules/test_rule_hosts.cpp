@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cli/pipeline.hpp"
+#include "sys/input_files.hpp"
 #include "fact_consistency.hpp"
 #include "rule_hosts.hpp"
 #include "rules/rule_files.hpp"
@@ -64,9 +65,9 @@ struct Outcome {
 };
 
 Outcome run_host(const fs::path& file, const std::vector<gd::Rule>& rules) {
-  auto text = gd::read_input_file(file.string(), 16u << 20);
+  auto text = gd::read_whole_input(file.string(), 16u << 20);
   if (!text) {
-    throw std::runtime_error(text.error().describe());
+    throw std::runtime_error(file.string() + ": " + text.error());
   }
   nlohmann::json host = nlohmann::json::parse(*text);
   nlohmann::json composed = gd::test::compose_rule_host(host, file.string());
@@ -86,7 +87,7 @@ Outcome run_host(const fs::path& file, const std::vector<gd::Rule>& rules) {
   options.probe.extension_paths = replay.capture().extension_options;
   options.capture = false;
   gd::RunInfo run;
-  run.mode = "replay";
+  run.mode = gd::RunMode::replay;
   run.source = file.string();
   gd::Report report = gd::run_pipeline(replay, options, rules, run);
   Outcome outcome;

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sys/capture.hpp"
-#include "cli/input_file.hpp"
+#include "sys/input_files.hpp"
 
 #ifndef GD_SOURCE_DIR
 #error "GD_SOURCE_DIR must name the repository root"
@@ -37,9 +37,9 @@ inline nlohmann::json host_capture_json(std::string_view name) {
                                " (made by the ctest fixture test.inputs: ctest -R test.inputs)");
     }
   }
-  auto text = read_input_file(path, 64 * 1024 * 1024);
+  auto text = read_whole_input(path, 64 * 1024 * 1024);
   if (!text) {
-    throw std::runtime_error(text.error().describe());
+    throw std::runtime_error(path + ": " + text.error());
   }
   return nlohmann::json::parse(*text);
 }

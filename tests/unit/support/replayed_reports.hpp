@@ -33,11 +33,11 @@ inline Report replayed_report(const std::string& capture, bool scope_node = fals
   options.root = replay.capture().root;
   options.probe.python_path = replay.capture().python_option;
   options.probe.extension_paths = replay.capture().extension_options;
-  options.probe.node_scope = scope_node;
+  options.scope = scope_node ? RunScope::node : RunScope::all;
   options.capture = false;
   RunInfo run;
   run.gpudoctor_version = GD_VERSION;
-  run.mode = "replay";
+  run.mode = gd::RunMode::replay;
   run.source = capture;
   return run_pipeline(replay, options, repository_rule_set(), run);
 }

@@ -80,7 +80,7 @@ gd::Report preflight(const TempTree& tree, const std::string& gpu, const std::ma
   REQUIRE(target_gpu);
   options.probe.target = gd::TargetHost{*target_gpu, "580.95.05", image_config};
   gd::RunInfo run;
-  run.mode = "preflight";
+  run.mode = gd::RunMode::preflight;
   return gd::run_pipeline(host, options, gd::test::repository_rule_set(), run);
 }
 
