@@ -179,15 +179,7 @@ void set_capture_text(nlohmann::json& read, const std::string& text) {
     read = nlohmann::json{{"base64", base64_encode(text)}};
     return;
   }
-  nlohmann::json lines = nlohmann::json::array();
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = text.find('\n', start);
-    lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  read = nlohmann::json{{"lines", std::move(lines)}};
+  read = nlohmann::json{{"lines", split_lines_exact(text)}};
 }
 
 bool is_proc_comm(std::string_view path) {

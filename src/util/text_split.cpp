@@ -55,6 +55,20 @@ std::vector<std::string_view> split_nonempty(std::string_view text, char separat
   return parts;
 }
 
+std::vector<std::string_view> split_lines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
+    lines.push_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return lines;
+}
+
 std::vector<std::string_view> split_nonempty_lines(std::string_view text) {
   std::vector<std::string_view> lines;
   for (std::string_view line : split_nonempty(text, '\n')) {

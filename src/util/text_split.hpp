@@ -16,6 +16,11 @@ std::vector<std::string_view> split_nonempty(std::string_view text, char separat
 /// → 7 fields; "" → one empty field).
 std::vector<std::string_view> split_fields(std::string_view text, char separator);
 
+/// Lines without their "\n", empty lines kept and "\r" left in place; text after the last "\n" is a
+/// line only when not empty ("a\n\nb\n" → {"a", "", "b"}; "" → none). For a walk over the lines
+/// of a file; util/text_codec's split_lines_exact keeps that last piece too, for a round trip.
+std::vector<std::string_view> split_lines(std::string_view text);
+
 /// Lines without their "\n" (and a "\r" before it), empty lines dropped.
 std::vector<std::string_view> split_nonempty_lines(std::string_view text);
 

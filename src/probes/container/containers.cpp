@@ -8,6 +8,7 @@
 #include "probes/container/container_env.hpp"
 #include "probes/container/container_runtime.hpp"
 #include "probes/container/hypervisor.hpp"
+#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -154,12 +155,7 @@ void set_cgroup_facts(Host& host, const Read& mountinfo, const std::vector<Mount
     return;
   }
   std::vector<std::string> lines;
-  for (std::size_t pos = 0; pos < list.text->size();) {
-    std::size_t end = list.text->find('\n', pos);
-    if (end == std::string::npos) end = list.text->size();
-    if (end > pos) lines.push_back(list.text->substr(pos, end - pos));
-    pos = end + 1;
-  }
+  for (std::string_view line : split_nonempty(*list.text, '\n')) lines.emplace_back(line);
   facts.set("cgroup.devices_list", lines, list_path);
   std::vector<DeviceRule> rules = parse_devices_list(*list.text);
   std::vector<std::string> denies;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "util/text_split.hpp"
+
 namespace gd {
 namespace {
 
@@ -51,14 +53,7 @@ std::optional<DmiHypervisor> match(std::string_view text) {
 
 std::optional<bool> cpuinfo_hypervisor_flag(std::string_view cpuinfo) {
   bool saw_flags = false;
-  std::size_t pos = 0;
-  while (pos < cpuinfo.size()) {
-    std::size_t end = cpuinfo.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = cpuinfo.size();
-    }
-    std::string_view line = cpuinfo.substr(pos, end - pos);
-    pos = end + 1;
+  for (std::string_view line : split_lines(cpuinfo)) {
     if (!line.starts_with("flags")) {
       continue;
     }

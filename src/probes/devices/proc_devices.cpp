@@ -29,14 +29,8 @@ std::optional<DeviceMajor> parse_line(std::string_view line) {
 ProcDevices parse_proc_devices(std::string_view text) {
   ProcDevices out;
   std::vector<DeviceMajor>* section = nullptr;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string_view line = trim_whitespace(text.substr(pos, end - pos));
-    pos = end + 1;
+  for (std::string_view raw : split_lines(text)) {
+    std::string_view line = trim_whitespace(raw);
     if (line == "Character devices:") {
       section = &out.character;
     } else if (line == "Block devices:") {

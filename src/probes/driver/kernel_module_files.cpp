@@ -3,6 +3,7 @@
 #include <cerrno>
 
 #include "probes/shared/elf_modinfo.hpp"
+#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -128,14 +129,10 @@ std::vector<std::string> nvidia_modules_in_modules_dep(std::string_view text) {
   // depmod(8) modules.dep: "<path>: <dependency> ..." per module, paths relative to the
   // modules folder (absolute in old depmod versions).
   std::vector<std::string> out;
-  std::size_t pos = 0;
-  while (pos < text.size() && out.size() < k_max_found) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
+  for (std::string_view line : split_lines(text)) {
+    if (out.size() >= k_max_found) {
+      break;
     }
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
     std::string_view path = line.substr(0, line.find(':'));
     std::size_t slash = path.rfind('/');
     std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);

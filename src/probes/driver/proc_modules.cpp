@@ -44,14 +44,8 @@ std::vector<LoadedModule> parse_proc_modules(std::string_view text) {
   // kernel/module/procfs.c m_show(): "%s %u" name, size; then the reference count (or "-"
   // without CONFIG_MODULE_UNLOAD), the users ("-" when none), the state, the address, the taints.
   std::vector<LoadedModule> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::vector<std::string_view> words = split_words(text.substr(pos, end - pos));
-    pos = end + 1;
+  for (std::string_view line : split_lines(text)) {
+    std::vector<std::string_view> words = split_words(line);
     if (words.size() < 5) {
       continue;
     }

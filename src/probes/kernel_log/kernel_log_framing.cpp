@@ -13,20 +13,6 @@ namespace {
 constexpr std::size_t k_max_line = 4096;          // a kmsg record's text is below 1 KiB; syslog lines may be longer
 constexpr std::size_t k_max_syslog_tag_at = 128;  // " kernel:" must follow the date and host name
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    out.push_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return out;
-}
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

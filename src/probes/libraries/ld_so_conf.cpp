@@ -173,14 +173,7 @@ void read_conf_file(Host& host, const std::string& path, int depth, bool top, Ld
 
 std::vector<LdSoConfItem> parse_ld_so_conf(std::string_view text) {
   std::vector<LdSoConfItem> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
+  for (std::string_view line : split_lines(text)) {
     // "the file format does not know any form of quoting": '#' always ends the line.
     line = line.substr(0, line.find('#'));
     while (!line.empty() && is_space(line.front())) {

@@ -205,14 +205,7 @@ std::optional<TorchVersionFile> parse_torch_version_py(std::string_view text) {
   }
   TorchVersionFile file;
   bool has_version = false;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
+  for (std::string_view line : split_lines(text)) {
     if (line.empty() || !is_identifier_start(line.front())) {
       continue;  // blank, comment, or indented (inside a block): not a module-level assignment
     }

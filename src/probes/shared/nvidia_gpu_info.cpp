@@ -19,14 +19,7 @@ constexpr std::size_t k_max_gpus = 64;
 /// Calls `each(key, value)` for every "Key: value" line (split at the first ':').
 template <typename Each>
 void for_each_key_value(std::string_view text, Each each) {
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
-    }
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
+  for (std::string_view line : split_lines(text)) {
     std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) {
       continue;

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "util/text_split.hpp"
+
 namespace gd {
 namespace {
 
@@ -49,14 +51,10 @@ std::string unquote(std::string_view raw) {
 
 std::map<std::string, std::string> parse_os_release(std::string_view text) {
   std::map<std::string, std::string> fields;
-  std::size_t pos = 0;
-  while (pos < text.size() && fields.size() < k_max_fields) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) {
-      end = text.size();
+  for (std::string_view line : split_lines(text)) {
+    if (fields.size() >= k_max_fields) {
+      break;
     }
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) {
       line.remove_prefix(1);
     }

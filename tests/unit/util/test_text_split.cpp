@@ -23,6 +23,18 @@ TEST_CASE("split_nonempty drops empty pieces", "[util][text_split]") {
   CHECK(gd::split_nonempty("", '/').empty());
 }
 
+TEST_CASE("split_lines keeps empty lines and carriage returns, not the piece after the last newline", "[util][text_split]") {
+  // /proc/devices: the blank line between the sections is a line of its own.
+  CHECK(gd::split_lines("Character devices:\n195 nvidia\n\nBlock devices:\n  8 sd\n") ==
+        Views{"Character devices:", "195 nvidia", "", "Block devices:", "  8 sd"});
+  // A file without a final newline ends with its last line all the same.
+  CHECK(gd::split_lines("NAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"") == Views{"NAME=\"Ubuntu\"", "VERSION_ID=\"22.04\""});
+  // A "\r" stays: the callers that care strip it themselves.
+  CHECK(gd::split_lines("include /etc/ld.so.conf.d/*.conf\r\n") == Views{"include /etc/ld.so.conf.d/*.conf\r"});
+  CHECK(gd::split_lines("\n\n") == Views{"", ""});
+  CHECK(gd::split_lines("").empty());
+}
+
 TEST_CASE("split_nonempty_lines drops blank lines and carriage returns", "[util][text_split]") {
   CHECK(gd::split_nonempty_lines("0::/process_api/636c\r\n\n12:devices:/docker/x\n") ==
         Views{"0::/process_api/636c", "12:devices:/docker/x"});
