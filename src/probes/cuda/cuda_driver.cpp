@@ -323,11 +323,10 @@ void record_clean_run(Host& host, const ProbeOptions& options, FactSet& facts) {
     set_no_clean_run(facts, src, "LD_LIBRARY_PATH, LD_PRELOAD and CUDA_VISIBLE_DEVICES are unset");
     return;
   }
-  HelperRequest request;
+  // The first run's request, with the variables CUDA reads removed; the InfoROM was read once.
+  HelperRequest request = first_helper_request(options);
   request.clean_env = true;
-  request.timeout_ms = options.cuda_timeout_ms;
-  request.libcuda_path = options.libcuda_path;
-  request.libnvml_path = options.libnvml_path;
+  request.check_inforom = false;
   HelperOutcome outcome = host.run_cuda_helper(request);
   RunSummary summary = summarise(outcome);
   if (summary.status == "not-run") {
@@ -356,11 +355,10 @@ void record_clean_run(Host& host, const ProbeOptions& options, FactSet& facts) {
 }
 
 void record_nvml_only_run(Host& host, const ProbeOptions& options, FactSet& facts) {
-  HelperRequest request;
+  // The first run's request without libcuda: NVML alone, where libcuda failed to load.
+  HelperRequest request = first_helper_request(options);
   request.nvml_only = true;
-  request.timeout_ms = options.cuda_timeout_ms;
-  request.libnvml_path = options.libnvml_path;
-  request.check_inforom = options.check_inforom;
+  request.libcuda_path.clear();
   HelperOutcome outcome = host.run_cuda_helper(request);
   RunSummary summary = summarise(outcome);
   if (summary.reply) {
