@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "core/fact_key.hpp"
 #include "core/exit_code.hpp"
 #include "report/render_formats.hpp"
 #include "report/report_scrub.hpp"
@@ -77,8 +78,8 @@ Report run_pipeline(Host& host, const Options& options, std::span<const Rule> ru
   if (keep_capture) {
     report.capture = capture_to_json(capture);
   }
-  run.uid = report.facts.get_int("host.uid").value_or(-1);
-  run.host = report.facts.get_string("host.name").value_or("");
+  run.uid = report.facts.get_int("host.uid"_fact).value_or(-1);
+  run.host = report.facts.get_string("host.name"_fact).value_or("");
   run.scope = options.scope;
   run.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();

@@ -1,12 +1,14 @@
 #pragma once
 // One row per layer (core/layer.hpp), in the order the overview and a diff show them: from the
 // PCI slot up to the user's environment, then the system the run is on, then the cross-checks.
-// The fact catalogue joins the sections in this order; the registry (probes/registry.cpp) runs
-// the probes in their own order, each naming its layer, and skips them by the layer's kind.
+// The fact catalogue joins the rows' sections in this order, the overview calls the rows' builders
+// in it; the registry (probes/registry.cpp) runs the probes in their own order, each naming its
+// layer, and skips them by the layer's kind.
 //
-// Adding a layer: its row here, its catalogue section (core/catalog/), its probe's entry in
-// probes/registry.cpp and its overview line in report/areas/area_support.cpp (both name the row
-// by id, checked when they compile), its rules in rules/<folder>/.
+// Adding a layer: a folder probes/<layer>/ with its catalogue section (<layer>_facts.hpp), its
+// overview line (<layer>_overview.{hpp,cpp}) and its probe; here, the two includes of its headers
+// and its row; in probes/registry.cpp, its probe's entry (naming the row by id, checked when it
+// compiles); its rules in rules/<folder>/. README.md "Extending it" lists the files.
 //
 // The ids, areas and rules/ folders are outputs (a finding's "area", a diff's and fleet's
 // layer ids, rule ids): never renamed. The kernel log's id is "kernel-log", as its overview line,
@@ -18,8 +20,39 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "core/catalog/sections.hpp"
 #include "core/layer.hpp"
+// What the rows name in the layers' folders: each layer's catalogue section (constant data that
+// includes only core/fact_catalog.hpp) and its overview line builder's declaration (which includes
+// only core/overview.hpp). tests/e2e/test_layering.sh checks that these two kinds of header
+// include nothing above core and that no other file of core includes a layer's folder.
+#include "probes/container/container_facts.hpp"
+#include "probes/cuda/cuda_facts.hpp"
+#include "probes/devices/device_facts.hpp"
+#include "probes/driver/driver_facts.hpp"
+#include "probes/driver/firmware_facts.hpp"
+#include "probes/environment/environment_facts.hpp"
+#include "probes/kernel_log/kernel_log_facts.hpp"
+#include "probes/libraries/library_facts.hpp"
+#include "probes/libraries/service_facts.hpp"
+#include "probes/limits/limits_facts.hpp"
+#include "probes/nvml/nvml_facts.hpp"
+#include "probes/pci/pci_facts.hpp"
+#include "probes/python/python_facts.hpp"
+#include "probes/system/host_facts.hpp"
+#include "probes/system/system_facts.hpp"
+#include "probes/toolkit/toolkit_facts.hpp"
+#include "probes/container/container_overview.hpp"
+#include "probes/cuda/cuda_overview.hpp"
+#include "probes/devices/devices_overview.hpp"
+#include "probes/driver/driver_overview.hpp"
+#include "probes/environment/environment_overview.hpp"
+#include "probes/kernel_log/kernel_log_overview.hpp"
+#include "probes/libraries/libraries_overview.hpp"
+#include "probes/limits/limits_overview.hpp"
+#include "probes/nvml/nvml_overview.hpp"
+#include "probes/pci/pci_overview.hpp"
+#include "probes/python/python_overview.hpp"
+#include "probes/toolkit/toolkit_overview.hpp"
 
 namespace gd {
 
@@ -30,7 +63,8 @@ inline constexpr Layer k_all_layers[] = {
      .fact_prefixes = {"pci.", "target.gpu"},  // a pre-flight's target GPU stands in for the bus
      .sections = {catalog::pci_facts},
      .areas = {"pci", "hardware"},
-     .rule_folders = {{"hardware", Scope::node, Action::fix_config}}},
+     .rule_folders = {{"hardware", Scope::node, Action::fix_config}},
+     .overview = areas::pci_overview_line},
     {.id = "driver",
      .title = "NVIDIA kernel module",
      .kind = LayerKind::host,
@@ -39,14 +73,16 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::driver_facts, catalog::firmware_facts},
      .areas = {"driver", "firmware"},
      .rule_folders = {{"driver", Scope::node, Action::update_software},
-                      {"firmware", Scope::node, Action::update_software}}},
+                      {"firmware", Scope::node, Action::update_software}},
+     .overview = areas::driver_overview_line},
     {.id = "devices",
      .title = "Device nodes",
      .kind = LayerKind::host,
      .fact_prefixes = {"dev.", "proc.devices."},  // /dev/nvidia* and the majors in /proc/devices
      .sections = {catalog::device_facts},
      .areas = {"devices"},
-     .rule_folders = {{"devices", Scope::node, Action::fix_config}}},
+     .rule_folders = {{"devices", Scope::node, Action::fix_config}},
+     .overview = areas::devices_overview_line},
     {.id = "container",
      .title = "Container / VM",
      .kind = LayerKind::image,
@@ -56,7 +92,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::container_facts},
      .areas = {"container"},
      // The container's settings come from the job or pod that started it: not the node's.
-     .rule_folders = {{"container", Scope::environment, Action::fix_config}}},
+     .rule_folders = {{"container", Scope::environment, Action::fix_config}},
+     .overview = areas::container_overview_line},
     {.id = "libraries",
      .title = "Driver libraries",
      .kind = LayerKind::image,
@@ -64,28 +101,32 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::library_facts, catalog::service_facts},
      .areas = {"libraries", "services"},
      .rule_folders = {{"libraries", Scope::node, Action::fix_config},
-                      {"services", Scope::node, Action::restart_service}}},
+                      {"services", Scope::node, Action::restart_service}},
+     .overview = areas::libraries_overview_line},
     {.id = "cuda",
      .title = "CUDA driver (libcuda)",
      .kind = LayerKind::image,
      .fact_prefixes = {"cuda."},
      .sections = {catalog::cuda_facts},
      .areas = {"cuda"},
-     .rule_folders = {{"cuda", Scope::node, Action::fix_config}}},
+     .rule_folders = {{"cuda", Scope::node, Action::fix_config}},
+     .overview = areas::cuda_overview_line},
     {.id = "nvml",
      .title = "NVML (libnvidia-ml)",
      .kind = LayerKind::image,
      .fact_prefixes = {"nvml."},  // the CUDA helper loads NVML too: its probe is cuda's
      .sections = {catalog::nvml_facts},
      .areas = {"nvml"},
-     .rule_folders = {{"nvml", Scope::node, Action::reset_gpu}}},
+     .rule_folders = {{"nvml", Scope::node, Action::reset_gpu}},
+     .overview = areas::nvml_overview_line},
     {.id = "kernel-log",
      .title = "Kernel log",
      .kind = LayerKind::host,
      .fact_prefixes = {"klog."},
      .sections = {catalog::kernel_log_facts},
      .areas = {"kernel-log", "xid"},
-     .rule_folders = {{"klog", Scope::node, Action::reboot}, {"xid", Scope::node, Action::reset_gpu}}},
+     .rule_folders = {{"klog", Scope::node, Action::reboot}, {"xid", Scope::node, Action::reset_gpu}},
+     .overview = areas::kernel_log_overview_line},
     // /dev/shm, RLIMIT_MEMLOCK, CAP_IPC_LOCK and the RDMA devices of the running process, against
     // its GPUs: what NCCL's shared-memory and RDMA transports need (issue 26). The process's, set by
     // the container runtime or the job that started it: --scope node reads the agent's own, which
@@ -96,7 +137,8 @@ inline constexpr Layer k_all_layers[] = {
      .fact_prefixes = {"limits."},
      .sections = {catalog::limits_facts},
      .areas = {"limits"},
-     .rule_folders = {{"limits", Scope::environment, Action::fix_config}}},
+     .rule_folders = {{"limits", Scope::environment, Action::fix_config}},
+     .overview = areas::limits_overview_line},
     {.id = "python",
      .title = "Python / PyTorch",
      .kind = LayerKind::environment,
@@ -105,14 +147,16 @@ inline constexpr Layer k_all_layers[] = {
      .fact_prefixes = {"py.", "torch.", "wheels.", "ml.", "ext."},
      .sections = {catalog::python_facts},
      .areas = {"python"},
-     .rule_folders = {{"ml", Scope::environment, Action::fix_environment}}},
+     .rule_folders = {{"ml", Scope::environment, Action::fix_environment}},
+     .overview = areas::python_overview_line},
     {.id = "toolkit",
      .title = "CUDA toolkit (nvcc)",
      .kind = LayerKind::environment,
      .fact_prefixes = {"toolkit."},
      .sections = {catalog::toolkit_facts},
      .areas = {"toolkit"},
-     .rule_folders = {{"toolkit", Scope::environment, Action::fix_environment}}},
+     .rule_folders = {{"toolkit", Scope::environment, Action::fix_environment}},
+     .overview = areas::toolkit_overview_line},
     // The variables CUDA reads (CUDA_VISIBLE_DEVICES, LD_LIBRARY_PATH, LD_PRELOAD): read in every
     // run, --scope node too (the rules that judge them say scope = "environment").
     {.id = "environment",
@@ -120,7 +164,8 @@ inline constexpr Layer k_all_layers[] = {
      .kind = LayerKind::image,
      .fact_prefixes = {"env."},
      .sections = {catalog::environment_facts},
-     .areas = {"environment"}},
+     .areas = {"environment"},
+     .overview = areas::environment_overview_line},
     // uname, uid, the distribution and libc: context the other layers' rules read; no overview line.
     {.id = "system",
      .title = "System",

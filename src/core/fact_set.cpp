@@ -28,30 +28,30 @@ FactType declared_type(std::string_view name) {
 
 }  // namespace
 
-void FactSet::set(std::string_view name, FactValue value, std::string source) {
+void FactSet::set(FactName name, FactValue value, std::string source) {
   Fact fact;
-  fact.name = std::string(name);
-  fact.type = declared_type(name);
+  fact.name = name.str();
+  fact.type = declared_type(name.view());
   fact.state = FactState::present;
   fact.value = std::move(value);
   fact.source = std::move(source);
   put(std::move(fact));
 }
 
-void FactSet::set_absent(std::string_view name, std::string source, std::string note) {
+void FactSet::set_absent(FactName name, std::string source, std::string note) {
   Fact fact;
-  fact.name = std::string(name);
-  fact.type = declared_type(name);
+  fact.name = name.str();
+  fact.type = declared_type(name.view());
   fact.state = FactState::absent;
   fact.reason = std::move(note);
   fact.source = std::move(source);
   put(std::move(fact));
 }
 
-void FactSet::set_unknown(std::string_view name, std::string reason, std::string source) {
+void FactSet::set_unknown(FactName name, std::string reason, std::string source) {
   Fact fact;
-  fact.name = std::string(name);
-  fact.type = declared_type(name);
+  fact.name = name.str();
+  fact.type = declared_type(name.view());
   fact.state = FactState::unknown;
   fact.reason = std::move(reason);
   fact.source = std::move(source);
@@ -72,17 +72,17 @@ void FactSet::put(Fact fact) {
   m_facts.insert_or_assign(std::move(key), std::move(fact));
 }
 
-const Fact* FactSet::find(std::string_view name) const {
-  auto it = m_facts.find(name);
+const Fact* FactSet::find(FactName name) const {
+  auto it = m_facts.find(name.view());
   return it == m_facts.end() ? nullptr : &it->second;
 }
 
-bool FactSet::is_present(std::string_view name) const {
+bool FactSet::is_present(FactName name) const {
   const Fact* fact = find(name);
   return fact && fact->state == FactState::present;
 }
 
-std::optional<std::int64_t> FactSet::get_int(std::string_view name) const {
+std::optional<std::int64_t> FactSet::get_int(FactName name) const {
   const Fact* fact = find(name);
   if (fact && fact->state == FactState::present) {
     if (auto* v = std::get_if<std::int64_t>(&fact->value)) {
@@ -92,7 +92,7 @@ std::optional<std::int64_t> FactSet::get_int(std::string_view name) const {
   return std::nullopt;
 }
 
-std::optional<std::string> FactSet::get_string(std::string_view name) const {
+std::optional<std::string> FactSet::get_string(FactName name) const {
   const Fact* fact = find(name);
   if (fact && fact->state == FactState::present) {
     if (auto* v = std::get_if<std::string>(&fact->value)) {
@@ -102,7 +102,7 @@ std::optional<std::string> FactSet::get_string(std::string_view name) const {
   return std::nullopt;
 }
 
-std::optional<bool> FactSet::get_bool(std::string_view name) const {
+std::optional<bool> FactSet::get_bool(FactName name) const {
   const Fact* fact = find(name);
   if (fact && fact->state == FactState::present) {
     if (auto* v = std::get_if<bool>(&fact->value)) {

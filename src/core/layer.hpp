@@ -1,14 +1,15 @@
 #pragma once
 // A layer of the host, from the PCI slot up to the user's environment: the unit gpudoctor is
-// built of. Each layer is one row of core/all_layers.hpp, which says what every stage needs to
-// know of it: its id and title (the overview line, the diff and fleet layer), its facts (prefixes
-// and catalogue sections), its kind (what a pre-flight and --scope node do with it), and the rule
-// areas and rules/ folders that are its.
+// built of. Each layer is one folder, probes/<layer>/ (its probe, parsers, catalogue section and
+// overview line), and one row of core/all_layers.hpp, which says what every stage needs to know of
+// it: its id and title (the overview line, the diff and fleet layer), its facts (prefixes and
+// catalogue sections), its kind (what a pre-flight and --scope node do with it), the rule areas
+// and rules/ folders that are its, and its overview line's builder.
 //
-// The row holds what lives at core's level and below. A layer's probes and its overview line live
-// above core (probes/, report/) and name their row instead (probes/registry.cpp, report/areas/
-// area_support.cpp), so that the dependencies still point one way; the layer's id, checked when
-// those tables compile, ties them to it.
+// The row names what is at core's level: the catalogue section (constant data) and the overview
+// builder's declaration are headers in the layer's folder that include only core/. The probe is
+// above core (it reads the Host), so it names its row instead (probes/registry.cpp, checked by id
+// when the table compiles); the dependencies still point one way (tests/e2e/test_layering.sh).
 
 #include <initializer_list>
 #include <span>
@@ -44,8 +45,14 @@ enum class LayerKind {
 
 std::string_view to_string(LayerKind kind);
 
-/// A catalogue section (core/catalog/sections.hpp).
+/// A catalogue section: a constant table in the layer's folder (probes/<layer>/<x>_facts.hpp).
 using CatalogSection = std::span<const FactSpec> (*)();
+
+class FactSet;
+struct AreaLine;
+struct Layer;
+/// A layer's overview line builder (probes/<layer>/<layer>_overview.cpp; core/overview.hpp).
+using OverviewBuilder = AreaLine (*)(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings);
 
 /// A rules/ folder (the first segment of its rules' ids) and the scope and action its rules have
 /// when their file leaves them out (rules/defaults.cpp).
@@ -66,6 +73,9 @@ struct Layer {
   /// area does not load.
   std::initializer_list<std::string_view> areas = {};
   std::initializer_list<RuleFolder> rule_folders = {};
+  /// Its overview line; none for a layer whose facts are context (system) or judgements of
+  /// other layers (cross-checks). A layer with rule areas has one (tests/unit/core/test_all_layers.cpp).
+  OverviewBuilder overview = nullptr;
 };
 
 /// The layer whose longest prefix `fact` starts with; nullptr for a name no layer claims (a

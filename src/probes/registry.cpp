@@ -1,9 +1,10 @@
 #include "probes/container/containers.hpp"
+#include "core/fact_key.hpp"
 #include "probes/cuda/cuda_driver.hpp"
 #include "probes/toolkit/cuda_toolkits.hpp"
 #include "probes/devices/device_nodes.hpp"
 #include "probes/cross_checks/driver_consistency.hpp"
-#include "probes/system/environment.hpp"
+#include "probes/environment/environment.hpp"
 #include "probes/driver/firmware.hpp"
 #include "probes/kernel_log/kernel_log.hpp"
 #include "probes/libraries/libraries.hpp"
@@ -81,7 +82,7 @@ void set_environment_facts_unchecked(FactSet& facts) {
     for (CatalogSection section : layer.sections) {
       for (const FactSpec& spec : section()) {
         if (spec.name.find('*') == std::string_view::npos) {
-          facts.set_unknown(spec.name, std::string(k_not_checked_node_scope), "scope:node");
+          facts.set_unknown(FactName::unchecked(spec.name), std::string(k_not_checked_node_scope), "scope:node");
         }
       }
     }
@@ -109,8 +110,8 @@ FactSet collect_facts(Host& host, const ProbeOptions& options) {
   }
   if (options.node_scope) set_environment_facts_unchecked(facts);
   if (!options.target) {
-    facts.set_absent("target.gpu", "preflight", "not a pre-flight check (--target-gpu)");
-    facts.set_absent("target.driver", "preflight", "not a pre-flight check (--target-driver)");
+    facts.set_absent("target.gpu"_fact, "preflight", "not a pre-flight check (--target-gpu)");
+    facts.set_absent("target.driver"_fact, "preflight", "not a pre-flight check (--target-driver)");
   }
   for (const ProbeEntry& probe : k_probes) {
     if (probe_runs(probe, options)) probe.run(host, options, facts);

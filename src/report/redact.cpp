@@ -5,6 +5,7 @@
 #include <cctype>
 #include <optional>
 
+#include "core/fact_key.hpp"
 #include "report/redact_accounts.hpp"
 #include "util/text_codec.hpp"
 
@@ -196,7 +197,7 @@ bool is_proc_comm(std::string_view path) {
 
 Redactor Redactor::for_facts(const FactSet& facts) {
   Redactor r;
-  if (auto name = facts.get_string("host.name"); name && name->size() >= 2 && *name != "localhost") {
+  if (auto name = facts.get_string("host.name"_fact); name && name->size() >= 2 && *name != "localhost") {
     r.host_names.push_back(*name);
     // The short name too, when the host name is a fully qualified one.
     if (std::size_t dot = name->find('.'); dot != std::string::npos && dot >= 2) r.host_names.push_back(name->substr(0, dot));

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <vector>
+#include "core/fact_key.hpp"
 
 namespace gd {
 namespace {
@@ -44,7 +45,7 @@ std::string render_npd(const Report& report, Severity fail_on) {
   if (!node) return "no problems found\n";
   // What the all-clear does not cover, after "; " (deploy/slurm/gpudoctor-healthcheck reads it so).
   std::vector<std::string> caveats;
-  if (auto busy = report.facts.get_int("cuda.context.busy_count"); busy && *busy > 0) {
+  if (auto busy = report.facts.get_int("cuda.context.busy_count"_fact); busy && *busy > 0) {
     caveats.push_back(fmt::format("{} GPU(s) busy, not proven", *busy));
   }
   if (unconfirmed > 0) caveats.push_back(fmt::format("{} unconfirmed", unconfirmed));

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <optional>
 
+#include "core/fact_key.hpp"
 #include "report/gpu_rows.hpp"
 #include "report/prometheus_text.hpp"
 
@@ -56,7 +57,7 @@ void start(PromWriter& out, std::string_view name) {
 
 /// The fact as a sample value: its number (a bool is 1 or 0); 0 when `absent_is_zero` and the
 /// probe ran and found nothing; NaN when unknown, missing or not a number.
-std::string value_of(const FactSet& facts, std::string_view name, bool absent_is_zero) {
+std::string value_of(const FactSet& facts, FactName name, bool absent_is_zero) {
   const Fact* fact = facts.find(name);
   if (!fact) return std::string(k_prom_nan);
   if (fact->state == FactState::absent) return absent_is_zero ? "0" : std::string(k_prom_nan);
@@ -66,16 +67,16 @@ std::string value_of(const FactSet& facts, std::string_view name, bool absent_is
   return std::string(k_prom_nan);
 }
 
-std::string string_of(const FactSet& facts, std::string_view name) {
+std::string string_of(const FactSet& facts, FactName name) {
   return facts.get_string(name).value_or("");
 }
 
 /// Whether CUDA was tried and failed for the whole host: then a GPU without a CUDA device
 /// did not work (0); otherwise CUDA did not list it here and it was not tried (NaN).
 bool cuda_failed_everywhere(const FactSet& facts) {
-  if (facts.get_bool("cuda.libcuda.loaded") == false) return true;
-  if (auto init = facts.get_int("cuda.init.result"); init && *init != 0) return true;
-  std::string status = string_of(facts, "cuda.helper.status");
+  if (facts.get_bool("cuda.libcuda.loaded"_fact) == false) return true;
+  if (auto init = facts.get_int("cuda.init.result"_fact); init && *init != 0) return true;
+  std::string status = string_of(facts, "cuda.helper.status"_fact);
   return status == "timeout" || status == "crashed";
 }
 
@@ -83,24 +84,24 @@ bool cuda_failed_everywhere(const FactSet& facts) {
 std::string proven(const FactSet& facts, const GpuRow& row) {
   if (!row.cuda) return cuda_failed_everywhere(facts) ? "0" : std::string(k_prom_nan);
   std::string key = "cuda.device." + std::to_string(*row.cuda) + ".";
-  if (auto check = facts.get_string(key + "check")) return *check == "ok" ? "1" : "0";
+  if (auto check = facts.get_string(FactName::unchecked(key + "check"))) return *check == "ok" ? "1" : "0";
   // Another job's GPU is not a failed one: not proven (gpudoctor_gpu_busy says why); nor is one
   // whose refusal NVML could not explain either way.
-  if (const Fact* busy = facts.find(key + "busy"); busy && (busy->state == FactState::unknown || facts.get_bool(key + "busy") == true)) {
+  if (const Fact* busy = facts.find(FactName::unchecked(key + "busy")); busy && (busy->state == FactState::unknown || facts.get_bool(FactName::unchecked(key + "busy")) == true)) {
     return std::string(k_prom_nan);
   }
   for (const char* result : {"context.result", "alloc.result", "module.result"}) {
-    if (auto code = facts.get_int(key + result); code && *code != 0) return "0";
+    if (auto code = facts.get_int(FactName::unchecked(key + result)); code && *code != 0) return "0";
   }
   for (const char* failed : {"kernel.result", "stuck", "crashed"}) {
-    if (facts.is_present(key + failed)) return "0";
+    if (facts.is_present(FactName::unchecked(key + failed))) return "0";
   }
   return std::string(k_prom_nan);  // not reached (an older helper without the kernel proof, a cut reply)
 }
 
 std::string driver_version(const FactSet& facts) {
-  if (auto v = facts.get_string("kmod.nvidia.version")) return *v;
-  return string_of(facts, "nvml.driver_version");
+  if (auto v = facts.get_string("kmod.nvidia.version"_fact)) return *v;
+  return string_of(facts, "nvml.driver_version"_fact);
 }
 
 }  // namespace
@@ -136,11 +137,11 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
   out.sample({}, prom_int(static_cast<std::int64_t>(report.inconclusive.size())));
 
   start(out, "gpudoctor_gpus");
-  out.sample({{"source", "pci"}}, value_of(facts, "pci.nvidia_gpu_count", true));
-  out.sample({{"source", "cuda"}}, value_of(facts, "cuda.device_count", true));
-  out.sample({{"source", "nvml"}}, value_of(facts, "nvml.device_count", true));
+  out.sample({{"source", "pci"}}, value_of(facts, "pci.nvidia_gpu_count"_fact, true));
+  out.sample({{"source", "cuda"}}, value_of(facts, "cuda.device_count"_fact, true));
+  out.sample({{"source", "nvml"}}, value_of(facts, "nvml.device_count"_fact, true));
   start(out, "gpudoctor_cuda_init_result");
-  out.sample({}, value_of(facts, "cuda.init.result", false));
+  out.sample({}, value_of(facts, "cuda.init.result"_fact, false));
 
   const std::vector<GpuRow> rows = gpu_rows(facts);
   auto labels = [&](std::size_t i) {
@@ -151,7 +152,7 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
   start(out, "gpudoctor_gpu_busy");
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::string value(k_prom_nan);
-    if (rows[i].cuda) value = value_of(facts, "cuda.device." + std::to_string(*rows[i].cuda) + ".busy", false);
+    if (rows[i].cuda) value = value_of(facts, "cuda.device.*.busy"_pattern.at(*rows[i].cuda), false);
     out.sample(labels(i), value);
   }
   // NVML's health readings of each GPU; unknown where NVML does not support the query.
@@ -166,7 +167,7 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       std::string value(k_prom_nan);
       if (rows[i].nvml) {
-        value = value_of(facts, "nvml.device." + std::to_string(*rows[i].nvml) + "." + std::string(field), false);
+        value = value_of(facts, FactName::unchecked("nvml.device." + std::to_string(*rows[i].nvml) + "." + std::string(field)), false);
       }
       out.sample(labels(i), value);
     }

@@ -10,22 +10,12 @@
 #include "core/fact_set.hpp"
 #include "core/finding.hpp"
 #include "report/run_info.hpp"
+#include "core/overview.hpp"
 
 namespace gd {
 
 inline constexpr int k_report_schema_version = 1;
 
-enum class AreaStatus { ok, info, warning, error, unknown, skipped };
-std::string_view to_string(AreaStatus status);
-
-/// One line of the flutter-doctor style overview, plus indented details (one per GPU, ...).
-struct AreaLine {
-  std::string id;
-  std::string title;
-  AreaStatus status = AreaStatus::unknown;
-  std::string summary;
-  std::vector<std::string> details;
-};
 
 struct Report {
   RunInfo run;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <vector>
+#include "core/fact_key.hpp"
 
 namespace gd {
 namespace {
@@ -58,12 +59,12 @@ Verdict verdict_of(const Report& report) {
   }
   // A pre-flight judged the image only: the host layers were given, not checked. What of the
   // image's Python it did not check (py.not_checked) is said, never "No problem found" over it.
-  if (auto gpu = report.facts.get_string("target.gpu")) {
+  if (auto gpu = report.facts.get_string("target.gpu"_fact)) {
     v.kind = Verdict::Kind::incomplete;
-    std::string driver = report.facts.get_string("target.driver").value_or("?");
+    std::string driver = report.facts.get_string("target.driver"_fact).value_or("?");
     std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";
     std::vector<std::string> not_checked;
-    const Fact* fact = report.facts.find("py.not_checked");
+    const Fact* fact = report.facts.find("py.not_checked"_fact);
     if (fact && fact->state == FactState::present) {
       if (const auto* list = std::get_if<std::vector<std::string>>(&fact->value)) not_checked = *list;
     }
@@ -111,7 +112,7 @@ Verdict verdict_of(const Report& report) {
   if (flagged > 0) gaps.push_back(plural(flagged, "layer is", "layers are") + " flagged above");
   if (unknown > 0) gaps.push_back(plural(unknown, "layer is", "layers are") + " unknown");
   // A GPU another job holds was not proven: never "No node problems found" about it.
-  if (auto busy = report.facts.get_int("cuda.context.busy_count"); busy && *busy > 0) {
+  if (auto busy = report.facts.get_int("cuda.context.busy_count"_fact); busy && *busy > 0) {
     gaps.push_back(plural(static_cast<std::size_t>(*busy), "GPU is", "GPUs are") + " busy with other processes' work and not proven");
   }
   std::string notes = infos ? fmt::format(" ({})", plural(static_cast<std::size_t>(infos), "note", "notes")) : "";

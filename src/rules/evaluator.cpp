@@ -9,7 +9,7 @@ namespace gd {
 namespace {
 
 Evidence evidence_for(const FactSet& facts, const std::string& name) {
-  const Fact* fact = facts.find(name);
+  const Fact* fact = facts.find(FactName::unchecked(name));
   if (!fact) {
     return Evidence{name, std::string(k_not_collected), {}};
   }
@@ -41,7 +41,7 @@ std::vector<Evidence> finding_evidence(const Rule& rule, const FactSet& facts) {
   }
   std::vector<Evidence> out;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i < condition_count || facts.find(names[i])) {
+    if (i < condition_count || facts.find(FactName::unchecked(names[i]))) {
       out.push_back(evidence_for(facts, names[i]));
     }
   }
@@ -71,7 +71,7 @@ Finding make_finding(const Rule& rule, const FactSet& facts) {
 std::string unconfirmed_text(const Rule& rule, const FactSet& facts) {
   std::vector<std::string> reasons;
   for (const std::string& name : condition_facts(*rule.confirmed_by)) {
-    const Fact* fact = facts.find(name);
+    const Fact* fact = facts.find(FactName::unchecked(name));
     if (fact && fact->state != FactState::unknown) continue;
     add_unique(reasons, fact && !fact->reason.empty() ? fact->reason : std::string(k_not_collected));
   }
@@ -85,7 +85,7 @@ Inconclusive make_inconclusive(const Rule& rule, const FactSet& facts) {
   result.id = rule.id;
   result.title = fill_placeholders(rule.title, facts);
   for (const std::string& name : condition_facts(rule.when)) {
-    const Fact* fact = facts.find(name);
+    const Fact* fact = facts.find(FactName::unchecked(name));
     if (!fact || fact->state == FactState::unknown) {
       result.unknown_facts.push_back(evidence_for(facts, name));
     }
@@ -105,7 +105,7 @@ int severity_rank(Severity severity) {
 }  // namespace
 
 Truth evaluate_leaf(const Condition& leaf, const FactSet& facts) {
-  const Fact* fact = facts.find(leaf.fact);
+  const Fact* fact = facts.find(FactName::unchecked(leaf.fact));
   if (!fact || fact->state == FactState::unknown) {
     return Truth::unknown;
   }

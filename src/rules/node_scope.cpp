@@ -2,14 +2,16 @@
 
 #include <string_view>
 
+#include "core/fact_key.hpp"
+
 namespace gd {
 namespace {
 
 // The facts of the first helper run's outcome: a rule that tests one of them speaks about how
 // CUDA failed with the caller's variables.
-constexpr std::string_view k_first_run_outcome[] = {"cuda.init.result", "cuda.driver_version.result",
-                                                    "cuda.libcuda.loaded", "cuda.libcuda.is_stub",
-                                                    "cuda.helper.status"};
+constexpr std::string_view k_first_run_outcome[] = {"cuda.init.result"_fact, "cuda.driver_version.result"_fact,
+                                                    "cuda.libcuda.loaded"_fact, "cuda.libcuda.is_stub"_fact,
+                                                    "cuda.helper.status"_fact};
 
 bool rests_on_first_run(const Rule& rule) {
   std::vector<std::string> tested = condition_facts(rule.when);
@@ -35,7 +37,7 @@ std::vector<std::string> keep_node_scope(Evaluation& evaluation, std::span<const
     return nullptr;
   };
   bool works_without_variables =
-      facts.get_string("cuda.clean_env.status") == "ok" && facts.get_int("cuda.clean_env.init.result") == 0;
+      facts.get_string("cuda.clean_env.status"_fact) == "ok" && facts.get_int("cuda.clean_env.init.result"_fact) == 0;
   for (Finding& f : evaluation.findings) {
     const Rule* rule = rule_of(f.id);
     if (works_without_variables && rule && rests_on_first_run(*rule)) f.scope = Scope::environment;

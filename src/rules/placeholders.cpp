@@ -49,7 +49,7 @@ std::vector<Placeholder> find_placeholders(std::string_view text) {
 }
 
 std::string placeholder_value(const FactSet& facts, std::string_view name) {
-  const Fact* fact = facts.find(name);
+  const Fact* fact = facts.find(FactName::unchecked(name));
   return fact ? fact_text(*fact) : std::string(k_not_collected);
 }
 

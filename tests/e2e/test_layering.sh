@@ -16,7 +16,19 @@ forbid() {  # FOLDER PATTERN WHY [ALLOWED]: ALLOWED (grep -E on "file:line:") na
 }
 
 forbid util '#include "(core|sys|probes|rules|report|cli)/' "must not include project layers above it"
-forbid core '#include "(sys|probes|rules|report|cli)/' "must not include layers above it"
+# A layer's folder holds, besides its probe, two headers that are core's level: its catalogue
+# section (probes/<layer>/*_facts.hpp, constant data) and its overview line builder's declaration
+# (probes/<layer>/*_overview.hpp). core/all_layers.hpp includes them, so that one row names them;
+# they include core/ only (checked below), so the arrows still point one way, file by file: core ->
+# those headers -> core's own value types, never a probe, sys/, rules/ or report/.
+forbid core '#include "(sys|probes|rules|report|cli)/' "must not include layers above it" \
+  '^core/all_layers\.hpp:[0-9]+:#include "probes/[a-z_]+/[a-z_]+_(facts|overview)\.hpp"$'
+checks=$((checks + 1))
+hits=$(grep -nE '#include "' probes/*/*_facts.hpp probes/*/*_overview.hpp | grep -vE '#include "core/(fact_catalog|overview)\.hpp"' || true)
+[ -z "$hits" ] || fail "a layer's catalogue section and overview header include only core/fact_catalog.hpp or core/overview.hpp:"$'\n'"$hits"
+checks=$((checks + 1))
+hits=$(grep -rnE '#include "probes/' core --include='*.cpp' --include='*.hpp' | grep -v '^core/all_layers\.hpp:' || true)
+[ -z "$hits" ] || fail "only core/all_layers.hpp includes a layer's headers:"$'\n'"$hits"
 forbid sys '#include "(probes|rules|report|cli)/' "must not include layers above it"
 forbid probes '#include "(rules|report|cli)/' "must not include rules, report or cli"
 forbid rules '#include "(sys|probes|report|cli)/' "must stay pure (no sys/ or probes/)"

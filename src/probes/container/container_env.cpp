@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fact_key.hpp"
 #include "probes/container/cuda_visible_devices.hpp"
 #include "probes/shared/driver_cuda_versions.hpp"
 #include "probes/container/nvidia_require.hpp"
@@ -18,10 +19,10 @@ struct NvidiaEnv {
 
 NvidiaEnv set_env_facts(Host& host, FactSet& facts) {
   NvidiaEnv env;
-  for (auto [name, fact, value] : {std::tuple{"NVIDIA_VISIBLE_DEVICES", "env.nvidia_visible_devices", &env.visible_devices},
-                                   std::tuple{"NVIDIA_DRIVER_CAPABILITIES", "env.nvidia_driver_capabilities", &env.driver_capabilities},
-                                   std::tuple{"NVIDIA_REQUIRE_CUDA", "env.nvidia_require_cuda", &env.require_cuda},
-                                   std::tuple{"NVIDIA_DISABLE_REQUIRE", "env.nvidia_disable_require", &env.disable_require}}) {
+  for (auto [name, fact, value] : {std::tuple{"NVIDIA_VISIBLE_DEVICES", "env.nvidia_visible_devices"_fact, &env.visible_devices},
+                                   std::tuple{"NVIDIA_DRIVER_CAPABILITIES", "env.nvidia_driver_capabilities"_fact, &env.driver_capabilities},
+                                   std::tuple{"NVIDIA_REQUIRE_CUDA", "env.nvidia_require_cuda"_fact, &env.require_cuda},
+                                   std::tuple{"NVIDIA_DISABLE_REQUIRE", "env.nvidia_disable_require"_fact, &env.disable_require}}) {
     *value = host.env(name);
     std::string source = std::string("env:") + name;
     if (*value) {
@@ -81,24 +82,24 @@ std::optional<std::string> major_minor(const std::string& version) {
 }
 
 void set_require_facts(const NvidiaEnv& env, FactSet& facts) {
-  const std::string module_source = "kmod.nvidia.version";
-  std::optional<std::string> driver = facts.get_string("kmod.nvidia.version");
+  const std::string module_source = "kmod.nvidia.version"_fact;
+  std::optional<std::string> driver = facts.get_string("kmod.nvidia.version"_fact);
   std::optional<std::string> cuda = driver ? cuda_version_for_driver(*driver) : std::nullopt;
   if (cuda) {
-    facts.set("container.driver_cuda_version", *cuda, "branch of kernel module " + *driver);
+    facts.set("container.driver_cuda_version"_fact, *cuda, "branch of kernel module " + *driver);
   } else if (driver) {
-    facts.set_unknown("container.driver_cuda_version", "driver branch " + driver->substr(0, driver->find('.')) +
+    facts.set_unknown("container.driver_cuda_version"_fact, "driver branch " + driver->substr(0, driver->find('.')) +
                                                            " is not in gpudoctor's branch table", module_source);
   } else {
-    const Fact* module = facts.find("kmod.nvidia.version");
+    const Fact* module = facts.find("kmod.nvidia.version"_fact);
     if (module && module->state == FactState::absent) {
-      facts.set_absent("container.driver_cuda_version", module_source, "no NVIDIA kernel module loaded");
+      facts.set_absent("container.driver_cuda_version"_fact, module_source, "no NVIDIA kernel module loaded");
     } else {
-      facts.set_unknown("container.driver_cuda_version", "the kernel module's version is not known", module_source);
+      facts.set_unknown("container.driver_cuda_version"_fact, "the kernel module's version is not known", module_source);
     }
   }
 
-  const std::string fact = "container.require_cuda_unmet";
+  constexpr FactName fact = "container.require_cuda_unmet"_fact;
   std::string requirement;
   std::string source = "env:NVIDIA_REQUIRE_CUDA";
   if (env.disable_require && parse_go_bool(*env.disable_require)) {
@@ -152,30 +153,30 @@ void set_visible_devices_facts(Host& host, FactSet& facts) {
   const std::string source = "env:CUDA_VISIBLE_DEVICES";
   std::optional<std::string> value = host.env("CUDA_VISIBLE_DEVICES");
   if (!value) {
-    facts.set_absent("container.cuda_visible_devices_malformed", source, "CUDA_VISIBLE_DEVICES is not set");
-    facts.set_absent("container.cuda_visible_devices_absent", source, "CUDA_VISIBLE_DEVICES is not set");
+    facts.set_absent("container.cuda_visible_devices_malformed"_fact, source, "CUDA_VISIBLE_DEVICES is not set");
+    facts.set_absent("container.cuda_visible_devices_absent"_fact, source, "CUDA_VISIBLE_DEVICES is not set");
     return;
   }
   if (auto bad = malformed_visible_device(*value)) {
-    facts.set("container.cuda_visible_devices_malformed", *bad, source);
+    facts.set("container.cuda_visible_devices_malformed"_fact, *bad, source);
   } else {
-    facts.set_absent("container.cuda_visible_devices_malformed", source);
+    facts.set_absent("container.cuda_visible_devices_malformed"_fact, source);
   }
-  std::optional<std::int64_t> count = facts.get_int("dev.gpu_count");
+  std::optional<std::int64_t> count = facts.get_int("dev.gpu_count"_fact);
   if (!count) {
-    const Fact* fact = facts.find("dev.gpu_count");
+    const Fact* fact = facts.find("dev.gpu_count"_fact);
     std::string reason = fact && fact->state == FactState::unknown ? fact->reason : "the driver lists no GPUs";
-    facts.set_unknown("container.cuda_visible_devices_absent", reason, source);
+    facts.set_unknown("container.cuda_visible_devices_absent"_fact, reason, source);
     return;
   }
   std::vector<std::string> uuids;
-  if (const Fact* fact = facts.find("dev.gpu_uuids"); fact && fact->state == FactState::present) {
+  if (const Fact* fact = facts.find("dev.gpu_uuids"_fact); fact && fact->state == FactState::present) {
     uuids = std::get<std::vector<std::string>>(fact->value);
   }
   if (auto absent = absent_visible_device(*value, static_cast<long>(*count), uuids)) {
-    facts.set("container.cuda_visible_devices_absent", *absent, source + ", /proc/driver/nvidia/gpus");
+    facts.set("container.cuda_visible_devices_absent"_fact, *absent, source + ", /proc/driver/nvidia/gpus");
   } else {
-    facts.set_absent("container.cuda_visible_devices_absent", source + ", /proc/driver/nvidia/gpus");
+    facts.set_absent("container.cuda_visible_devices_absent"_fact, source + ", /proc/driver/nvidia/gpus");
   }
 }
 
@@ -183,7 +184,7 @@ void set_visible_devices_facts(Host& host, FactSet& facts) {
 
 void record_nvidia_container_env(Host& host, FactSet& facts) {
   NvidiaEnv env = set_env_facts(host, facts);
-  facts.set("container.missing_driver_capabilities", missing_capabilities(env.driver_capabilities),
+  facts.set("container.missing_driver_capabilities"_fact, missing_capabilities(env.driver_capabilities),
             "env:NVIDIA_DRIVER_CAPABILITIES");
   set_require_facts(env, facts);
   set_visible_devices_facts(host, facts);

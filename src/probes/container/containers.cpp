@@ -4,6 +4,7 @@
 #include <charconv>
 #include <tuple>
 
+#include "core/fact_key.hpp"
 #include "probes/container/cgroups.hpp"
 #include "probes/container/container_env.hpp"
 #include "probes/container/container_runtime.hpp"
@@ -97,13 +98,13 @@ std::optional<std::pair<unsigned, unsigned>> parse_device_number(std::string_vie
 /// The NVIDIA nodes device_nodes found, as "path major:minor".
 std::vector<std::string> nvidia_node_numbers(const FactSet& facts) {
   std::vector<std::string> out;
-  for (auto [fact, path] : {std::pair{"dev.nvidiactl.device", "/dev/nvidiactl"}, std::pair{"dev.uvm.device", "/dev/nvidia-uvm"},
-                            std::pair{"dev.uvm_tools.device", "/dev/nvidia-uvm-tools"}}) {
+  for (auto [fact, path] : {std::pair{"dev.nvidiactl.device"_fact, "/dev/nvidiactl"}, std::pair{"dev.uvm.device"_fact, "/dev/nvidia-uvm"},
+                            std::pair{"dev.uvm_tools.device"_fact, "/dev/nvidia-uvm-tools"}}) {
     if (auto dev = facts.get_string(fact)) {
       out.push_back(std::string(path) + " " + *dev);
     }
   }
-  if (const Fact* gpus = facts.find("dev.gpu_nodes"); gpus && gpus->state == FactState::present) {
+  if (const Fact* gpus = facts.find("dev.gpu_nodes"_fact); gpus && gpus->state == FactState::present) {
     for (const std::string& line : std::get<std::vector<std::string>>(gpus->value)) {
       out.push_back(line);
     }
@@ -116,11 +117,11 @@ void set_cgroup_facts(Host& host, const Read& mountinfo, const std::vector<Mount
   const std::string source = "/proc/self/mountinfo, /proc/self/cgroup";
   std::optional<std::string> version = cgroup_version(mounts, self);
   if (version) {
-    facts.set("cgroup.version", *version, source);
+    facts.set("cgroup.version"_fact, *version, source);
   } else if (!mountinfo.text && !self_text.text) {
-    facts.set_unknown("cgroup.version", mountinfo.reason, source);
+    facts.set_unknown("cgroup.version"_fact, mountinfo.reason, source);
   } else {
-    facts.set_absent("cgroup.version", source, "no cgroup filesystem mounted and no cgroup line");
+    facts.set_absent("cgroup.version"_fact, source, "no cgroup filesystem mounted and no cgroup line");
   }
   std::string path;
   for (const CgroupEntry& entry : self) {
@@ -129,34 +130,34 @@ void set_cgroup_facts(Host& host, const Read& mountinfo, const std::vector<Mount
     }
   }
   if (!path.empty()) {
-    facts.set("cgroup.path", path, "/proc/self/cgroup");
+    facts.set("cgroup.path"_fact, path, "/proc/self/cgroup");
   } else if (!self_text.text) {
-    facts.set_unknown("cgroup.path", self_text.reason, "/proc/self/cgroup");
+    facts.set_unknown("cgroup.path"_fact, self_text.reason, "/proc/self/cgroup");
   } else {
-    facts.set_absent("cgroup.path", "/proc/self/cgroup");
+    facts.set_absent("cgroup.path"_fact, "/proc/self/cgroup");
   }
 
   // The v1 device controller's allow list (v2 attaches an eBPF program nobody can list).
   if (version != "v1" && version != "hybrid") {
-    facts.set_absent("cgroup.devices_list", source, "no cgroup v1 devices controller");
-    facts.set_absent("cgroup.devices_list_denies", source, "no cgroup v1 devices controller");
+    facts.set_absent("cgroup.devices_list"_fact, source, "no cgroup v1 devices controller");
+    facts.set_absent("cgroup.devices_list_denies"_fact, source, "no cgroup v1 devices controller");
     return;
   }
   std::string list_path = devices_list_path(mounts, self);
   Read list = read(host, list_path, k_max_devices_list);
   if (!list.text) {
     if (list.missing) {
-      facts.set_absent("cgroup.devices_list", list_path, "no devices controller mounted");
-      facts.set_absent("cgroup.devices_list_denies", list_path, "no devices controller mounted");
+      facts.set_absent("cgroup.devices_list"_fact, list_path, "no devices controller mounted");
+      facts.set_absent("cgroup.devices_list_denies"_fact, list_path, "no devices controller mounted");
     } else {
-      facts.set_unknown("cgroup.devices_list", list.reason, list_path);
-      facts.set_unknown("cgroup.devices_list_denies", list.reason, list_path);
+      facts.set_unknown("cgroup.devices_list"_fact, list.reason, list_path);
+      facts.set_unknown("cgroup.devices_list_denies"_fact, list.reason, list_path);
     }
     return;
   }
   std::vector<std::string> lines;
   for (std::string_view line : split_nonempty(*list.text, '\n')) lines.emplace_back(line);
-  facts.set("cgroup.devices_list", lines, list_path);
+  facts.set("cgroup.devices_list"_fact, lines, list_path);
   std::vector<DeviceRule> rules = parse_devices_list(*list.text);
   std::vector<std::string> denies;
   for (const std::string& node : nvidia_node_numbers(facts)) {
@@ -165,7 +166,7 @@ void set_cgroup_facts(Host& host, const Read& mountinfo, const std::vector<Mount
       denies.push_back(node);
     }
   }
-  facts.set("cgroup.devices_list_denies", denies, list_path);
+  facts.set("cgroup.devices_list_denies"_fact, denies, list_path);
 }
 
 void set_runtime_facts(Host& host, const std::vector<MountEntry>& mounts, std::vector<CgroupEntry> cgroups,
@@ -188,9 +189,9 @@ void set_runtime_facts(Host& host, const std::vector<MountEntry>& mounts, std::v
   }
   traces.cgroups = std::move(cgroups);
   RuntimeGuess guess = detect_runtime(traces);
-  facts.set("container.runtime", guess.runtime, guess.evidence);
-  facts.set("container.runtime_evidence", guess.evidence, "container traces");
-  facts.set("container.in_container", is_container_runtime(guess.runtime), guess.evidence);
+  facts.set("container.runtime"_fact, guess.runtime, guess.evidence);
+  facts.set("container.runtime_evidence"_fact, guess.evidence, "container traces");
+  facts.set("container.in_container"_fact, is_container_runtime(guess.runtime), guess.evidence);
 }
 
 bool set_virt_facts(Host& host, FactSet& facts) {
@@ -198,8 +199,8 @@ bool set_virt_facts(Host& host, FactSet& facts) {
   std::optional<bool> flag = cpuinfo.text ? cpuinfo_hypervisor_flag(*cpuinfo.text) : std::nullopt;
   std::string product, vendor;
   bool dmi_readable = false;
-  for (auto [path, fact, value] : {std::tuple{"/sys/class/dmi/id/product_name", "virt.dmi_product", &product},
-                                   std::tuple{"/sys/class/dmi/id/sys_vendor", "virt.dmi_vendor", &vendor}}) {
+  for (auto [path, fact, value] : {std::tuple{"/sys/class/dmi/id/product_name", "virt.dmi_product"_fact, &product},
+                                   std::tuple{"/sys/class/dmi/id/sys_vendor", "virt.dmi_vendor"_fact, &vendor}}) {
     Read text = read(host, path, k_max_small);
     if (text.text) {
       *value = first_line(*text.text);
@@ -214,18 +215,18 @@ bool set_virt_facts(Host& host, FactSet& facts) {
   VirtGuess guess = guess_virtualization(flag, dmi_hypervisor(product, vendor), dmi_readable);
   std::string source = "/proc/cpuinfo flags, /sys/class/dmi/id";
   if (guess.is_vm) {
-    facts.set("virt.is_vm", *guess.is_vm, source);
-    facts.set("virt.hypervisor", guess.hypervisor, source);
+    facts.set("virt.is_vm"_fact, *guess.is_vm, source);
+    facts.set("virt.hypervisor"_fact, guess.hypervisor, source);
   } else {
     std::string reason = cpuinfo.text ? "no hypervisor flag line (not x86) and no DMI table" : cpuinfo.reason;
-    facts.set_unknown("virt.is_vm", reason, source);
-    facts.set_unknown("virt.hypervisor", reason, source);
+    facts.set_unknown("virt.is_vm"_fact, reason, source);
+    facts.set_unknown("virt.hypervisor"_fact, reason, source);
   }
 
   Uname u = host.uname();
   Read version = read(host, "/proc/version", k_max_small);
   bool wsl2 = is_wsl2_kernel(u.release, version.text.value_or(""));
-  facts.set("virt.wsl2", wsl2, "uname release, /proc/version");
+  facts.set("virt.wsl2"_fact, wsl2, "uname release, /proc/version");
   return wsl2;
 }
 

@@ -1,5 +1,6 @@
 #include "probes/cross_checks/driver_consistency.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <vector>
@@ -20,10 +21,11 @@ struct Candidate {
   std::string path;
 };
 
-/// What a fact says about one library: its version and path, if the fact names one.
+/// What a fact says about one library: its version and path, if the fact names one. The callers
+/// name the facts with "..."_fact (checked); "" is none.
 void consider(const FactSet& facts, std::string_view library, std::string_view path_fact, std::string_view version_fact,
               std::string_view exempt_fact, std::vector<Candidate>& out, bool& unknown) {
-  auto path = facts.get_string(path_fact);
+  auto path = facts.get_string(FactName::unchecked(path_fact));
   if (path) {
     if (is_exempt(*path)) {
       return;
@@ -34,18 +36,18 @@ void consider(const FactSet& facts, std::string_view library, std::string_view p
     }
   }
   if (version_fact.empty()) {
-    const Fact* fact = facts.find(path_fact);
+    const Fact* fact = facts.find(FactName::unchecked(path_fact));
     unknown = unknown || !fact || fact->state == FactState::unknown;
     return;
   }
-  if (!exempt_fact.empty() && facts.get_bool(exempt_fact) == true) {
+  if (!exempt_fact.empty() && facts.get_bool(FactName::unchecked(exempt_fact)) == true) {
     return;
   }
-  if (auto version = facts.get_string(version_fact)) {
+  if (auto version = facts.get_string(FactName::unchecked(version_fact))) {
     out.push_back(Candidate{std::string(library), *version, path.value_or("")});
     return;
   }
-  const Fact* fact = facts.find(version_fact);
+  const Fact* fact = facts.find(FactName::unchecked(version_fact));
   unknown = unknown || !fact || fact->state == FactState::unknown;
 }
 
@@ -83,19 +85,19 @@ std::optional<std::string> library_version_from_path(std::string_view path) {
 /// means something the prediction does not model (an RPATH, LD_PRELOAD, a loader cache that is
 /// out of date) decides which driver library CUDA programs get.
 void record_prediction_match(FactSet& facts) {
-  constexpr std::string_view k_fact = "lib.libcuda.matches_loaded";
+  constexpr FactName k_fact = "lib.libcuda.matches_loaded"_fact;
   const std::string source = "lib.libcuda.resolved_real vs cuda.libcuda.path";
-  auto loaded = facts.get_string("cuda.libcuda.path");
+  auto loaded = facts.get_string("cuda.libcuda.path"_fact);
   if (!loaded) {
     facts.set_unknown(k_fact, "the CUDA helper did not load a libcuda", source);
     return;
   }
-  auto predicted = facts.get_string("lib.libcuda.resolved_real");
+  auto predicted = facts.get_string("lib.libcuda.resolved_real"_fact);
   if (predicted) {
     facts.set(k_fact, *predicted == *loaded, source);
     return;
   }
-  const Fact* prediction = facts.find("lib.libcuda.resolved_real");
+  const Fact* prediction = facts.find("lib.libcuda.resolved_real"_fact);
   if (prediction && prediction->state == FactState::absent) {
     facts.set(k_fact, false, source);  // the helper found one where the prediction found none
   } else {
@@ -105,9 +107,9 @@ void record_prediction_match(FactSet& facts) {
 
 void probe_driver_consistency(Host&, const ProbeOptions&, FactSet& facts) {
   record_prediction_match(facts);
-  constexpr std::string_view k_fact = "kmod.nvidia.userspace_mismatch";
+  constexpr FactName k_fact = "kmod.nvidia.userspace_mismatch"_fact;
   const std::string source = "kmod.nvidia.version vs cuda.libcuda.path, nvml.path, lib.*.resolved_version";
-  const Fact* module = facts.find("kmod.nvidia.version");
+  const Fact* module = facts.find("kmod.nvidia.version"_fact);
   if (!module || module->state != FactState::present) {
     if (module && module->state == FactState::absent) {
       facts.set_absent(k_fact, source, "the nvidia module is not loaded");
@@ -121,16 +123,16 @@ void probe_driver_consistency(Host&, const ProbeOptions&, FactSet& facts) {
   std::vector<Candidate> candidates;
   bool unknown = false;
   // What the helper really loaded wins over the loader's predicted resolution.
-  if (facts.get_string("cuda.libcuda.path")) {
-    consider(facts, "libcuda", "cuda.libcuda.path", "", "", candidates, unknown);
+  if (facts.get_string("cuda.libcuda.path"_fact)) {
+    consider(facts, "libcuda", "cuda.libcuda.path"_fact, "", "", candidates, unknown);
   } else {
-    consider(facts, "libcuda", "lib.libcuda.resolved_real", "lib.libcuda.resolved_version",
-             "lib.libcuda.resolved_is_compat", candidates, unknown);
+    consider(facts, "libcuda", "lib.libcuda.resolved_real"_fact, "lib.libcuda.resolved_version"_fact,
+             "lib.libcuda.resolved_is_compat"_fact, candidates, unknown);
   }
-  if (facts.get_string("nvml.path")) {
-    consider(facts, "libnvidia-ml", "nvml.path", "", "", candidates, unknown);
+  if (facts.get_string("nvml.path"_fact)) {
+    consider(facts, "libnvidia-ml", "nvml.path"_fact, "", "", candidates, unknown);
   } else {
-    consider(facts, "libnvidia-ml", "lib.libnvidia_ml.resolved", "lib.libnvidia_ml.resolved_version", "", candidates,
+    consider(facts, "libnvidia-ml", "lib.libnvidia_ml.resolved"_fact, "lib.libnvidia_ml.resolved_version"_fact, "", candidates,
              unknown);
   }
 

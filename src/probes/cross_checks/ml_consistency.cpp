@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "core/fact_key.hpp"
 #include "probes/shared/driver_cuda_versions.hpp"
 
 
@@ -36,18 +37,18 @@ struct Gpu {
 std::vector<Gpu> gpus_of(const FactSet& facts, bool& known) {
   std::vector<Gpu> out;
   known = true;
-  for (const char* source : {"cuda.device.", "pci.gpu."}) {
+  for (std::string_view source : {"cuda.device.", "pci.gpu."}) {  // cuda.device.*, pci.gpu.*
     for (int index = 0; index < 64; ++index) {
       std::string prefix = std::string(source) + std::to_string(index) + ".";
-      const Fact* cc = facts.find(prefix + "compute_capability");
+      const Fact* cc = facts.find(FactName::unchecked(prefix + "compute_capability"));
       if (!cc) break;
-      auto text = facts.get_string(prefix + "compute_capability");
+      auto text = facts.get_string(FactName::unchecked(prefix + "compute_capability"));
       auto parsed = text ? major_minor(*text) : std::nullopt;
       if (!parsed) {
         known = false;
         continue;
       }
-      auto name = facts.get_string(prefix + (source[0] == 'c' ? "name" : "chip"));
+      auto name = facts.get_string(FactName::unchecked(prefix + (source[0] == 'c' ? "name" : "chip")));
       out.push_back(Gpu{"GPU " + std::to_string(index) + (name ? " " + *name : std::string()), *parsed});
     }
     if (!out.empty()) return out;
@@ -56,8 +57,8 @@ std::vector<Gpu> gpus_of(const FactSet& facts, bool& known) {
 }
 
 std::optional<MajorMinor> driver_cuda(FactSet& facts) {
-  constexpr std::string_view k_fact = "ml.driver_cuda";
-  for (const char* fact : {"cuda.driver_version.text", "container.driver_cuda_version"}) {
+  constexpr FactName k_fact = "ml.driver_cuda"_fact;
+  for (FactName fact : {"cuda.driver_version.text"_fact, "container.driver_cuda_version"_fact}) {
     if (auto text = facts.get_string(fact)) {
       if (auto parsed = major_minor(*text)) {
         facts.set(k_fact, *text, fact);
@@ -65,9 +66,9 @@ std::optional<MajorMinor> driver_cuda(FactSet& facts) {
       }
     }
   }
-  const Fact* module = facts.find("kmod.nvidia.version");
+  const Fact* module = facts.find("kmod.nvidia.version"_fact);
   if (module && module->state == FactState::absent) {
-    facts.set_absent(k_fact, "kmod.nvidia.version", "no NVIDIA kernel module loaded");
+    facts.set_absent(k_fact, "kmod.nvidia.version"_fact, "no NVIDIA kernel module loaded");
   } else {
     facts.set_unknown(k_fact, "neither cuDriverGetVersion nor the module's branch gave a CUDA version",
                       "cuda.driver_version.text, container.driver_cuda_version");
@@ -76,8 +77,8 @@ std::optional<MajorMinor> driver_cuda(FactSet& facts) {
 }
 
 /// Sets `fact` to unknown or absent after `from`, a fact this one could not be derived without.
-void carry_state(FactSet& facts, std::string_view fact, std::string_view from, std::string_view absent_note) {
-  const Fact* source = facts.find(from);
+void carry_state(FactSet& facts, FactName fact, std::string_view from, std::string_view absent_note) {
+  const Fact* source = facts.find(FactName::unchecked(from));  // a checked name, or one code_fact made
   if (source && source->state == FactState::absent) {
     facts.set_absent(fact, std::string(from), std::string(absent_note));
   } else {
@@ -91,44 +92,44 @@ void carry_state(FactSet& facts, std::string_view fact, std::string_view from, s
 /// made before coverage was kept (a hand-written fixture), the union (<prefix>sass).
 std::string code_fact(const FactSet& facts, const std::string& prefix, std::string_view kind) {
   std::string covering = prefix + std::string(kind) + "_covering";
-  return facts.find(covering) ? covering : prefix + std::string(kind);
+  return facts.find(FactName::unchecked(covering)) ? covering : prefix + std::string(kind);
 }
 
 void torch_kernels(FactSet& facts, std::optional<MajorMinor> driver) {
-  constexpr std::string_view k_fact = "ml.gpus_without_torch_kernels";
-  auto installed = facts.get_bool("torch.installed");
+  constexpr FactName k_fact = "ml.gpus_without_torch_kernels"_fact;
+  auto installed = facts.get_bool("torch.installed"_fact);
   if (installed != true) {
     if (installed == false) {
-      facts.set_absent(k_fact, "torch.installed", "torch is not installed");
+      facts.set_absent(k_fact, "torch.installed"_fact, "torch is not installed");
     } else {
-      carry_state(facts, k_fact, "torch.installed", "");
+      carry_state(facts, k_fact, "torch.installed"_fact, "");
     }
-    facts.set_absent("ml.torch_index", "torch.installed");
+    facts.set_absent("ml.torch_index"_fact, "torch.installed"_fact);
     return;
   }
-  if (facts.get_bool("torch.cpu_only") == true || !facts.is_present("torch.cuda")) {
-    facts.set_absent(k_fact, "torch.cuda", "torch is not a CUDA build");
-    facts.set_absent("ml.torch_index", "torch.cuda");
+  if (facts.get_bool("torch.cpu_only"_fact) == true || !facts.is_present("torch.cuda"_fact)) {
+    facts.set_absent(k_fact, "torch.cuda"_fact, "torch is not a CUDA build");
+    facts.set_absent("ml.torch_index"_fact, "torch.cuda"_fact);
     return;
   }
   const std::string sass_fact = code_fact(facts, "torch.", "sass");
   const std::string ptx_fact = code_fact(facts, "torch.", "ptx");
-  const Fact* sass = facts.find(sass_fact);
-  const Fact* ptx = facts.find(ptx_fact);
+  const Fact* sass = facts.find(FactName::unchecked(sass_fact));
+  const Fact* ptx = facts.find(FactName::unchecked(ptx_fact));
   if (!sass || sass->state != FactState::present || !ptx || ptx->state != FactState::present) {
     carry_state(facts, k_fact, sass && sass->state != FactState::present ? sass_fact : ptx_fact, "");
-    facts.set_unknown("ml.torch_index", "torch's compiled architectures are not known", "torch.sass");
+    facts.set_unknown("ml.torch_index"_fact, "torch's compiled architectures are not known", "torch.sass"_fact);
     return;
   }
   bool known = true;
   std::vector<Gpu> gpus = gpus_of(facts, known);
   if (gpus.empty()) {
     if (known) {
-      facts.set_absent(k_fact, "pci.gpus", "no NVIDIA GPU");
+      facts.set_absent(k_fact, "pci.gpus"_fact, "no NVIDIA GPU");
     } else {
-      facts.set_unknown(k_fact, "the GPUs' compute capability is not known", "pci.gpu.*.compute_capability");
+      facts.set_unknown(k_fact, "the GPUs' compute capability is not known", "pci.gpu.*.compute_capability"_pattern);
     }
-    facts.set_absent("ml.torch_index", "pci.gpus");
+    facts.set_absent("ml.torch_index"_fact, "pci.gpus"_fact);
     return;
   }
   std::vector<std::string> targets = std::get<std::vector<std::string>>(sass->value);
@@ -143,25 +144,25 @@ void torch_kernels(FactSet& facts, std::optional<MajorMinor> driver) {
   const std::string source = sass_fact + ", " + ptx_fact + " vs the GPUs' compute capability";
   facts.set(k_fact, lacking, source);
   if (index) {
-    facts.set("ml.torch_index", *index, source);
+    facts.set("ml.torch_index"_fact, *index, source);
   } else {
-    facts.set_absent("ml.torch_index", source, "every GPU has kernels");
+    facts.set_absent("ml.torch_index"_fact, source, "every GPU has kernels");
   }
 }
 
 /// --extension libraries against the GPUs, like torch's own library.
 void extension_kernels(FactSet& facts) {
-  constexpr std::string_view k_fact = "ml.extensions_without_kernels";
+  constexpr FactName k_fact = "ml.extensions_without_kernels"_fact;
   bool known = true;
   std::vector<Gpu> gpus = gpus_of(facts, known);
   std::vector<std::string> lacking;
   bool unknown = false;
   for (int index = 0; index < 64; ++index) {
     std::string prefix = "ext." + std::to_string(index) + ".";
-    auto path = facts.get_string(prefix + "path");
+    auto path = facts.get_string(FactName::unchecked(prefix + "path"));
     if (!path) break;
-    const Fact* sass = facts.find(code_fact(facts, prefix, "sass"));
-    const Fact* ptx = facts.find(code_fact(facts, prefix, "ptx"));
+    const Fact* sass = facts.find(FactName::unchecked(code_fact(facts, prefix, "sass")));
+    const Fact* ptx = facts.find(FactName::unchecked(code_fact(facts, prefix, "ptx")));
     if (!sass || sass->state != FactState::present || !ptx || ptx->state != FactState::present) {
       unknown = true;
       continue;
@@ -183,27 +184,27 @@ void extension_kernels(FactSet& facts) {
 }
 
 void torch_cuda_vs_driver(FactSet& facts, std::optional<MajorMinor> driver) {
-  auto torch_cuda_text = facts.get_string("torch.cuda");
+  auto torch_cuda_text = facts.get_string("torch.cuda"_fact);
   auto torch_cuda = torch_cuda_text ? major_minor(*torch_cuda_text) : std::nullopt;
-  for (const char* fact : {"ml.torch_cuda_major_above_driver", "ml.torch_cuda_minor_above_driver"}) {
+  for (FactName fact : {"ml.torch_cuda_major_above_driver"_fact, "ml.torch_cuda_minor_above_driver"_fact}) {
     if (!torch_cuda) {
-      carry_state(facts, fact, "torch.cuda", "torch is not a CUDA build");
+      carry_state(facts, fact, "torch.cuda"_fact, "torch is not a CUDA build");
     } else if (!driver) {
-      carry_state(facts, fact, "ml.driver_cuda", "no NVIDIA driver");
+      carry_state(facts, fact, "ml.driver_cuda"_fact, "no NVIDIA driver");
     }
   }
   if (!torch_cuda || !driver) return;
   const std::string source = "torch.cuda vs ml.driver_cuda";
-  facts.set("ml.torch_cuda_major_above_driver", torch_cuda->major > driver->major, source);
-  facts.set("ml.torch_cuda_minor_above_driver", torch_cuda->major == driver->major && torch_cuda->minor > driver->minor,
+  facts.set("ml.torch_cuda_major_above_driver"_fact, torch_cuda->major > driver->major, source);
+  facts.set("ml.torch_cuda_minor_above_driver"_fact, torch_cuda->major == driver->major && torch_cuda->minor > driver->minor,
             source);
 }
 
 void frameworks_vs_driver(FactSet& facts, std::optional<MajorMinor> driver) {
-  constexpr std::string_view k_fact = "ml.frameworks_above_driver";
+  constexpr FactName k_fact = "ml.frameworks_above_driver"_fact;
   std::vector<std::string> above;
   bool unknown = false;
-  for (auto [fact, label] : {std::pair{"wheels.jax_cuda_major", "jax"}, std::pair{"wheels.cupy_cuda_major", "cupy"}}) {
+  for (auto [fact, label] : {std::pair{"wheels.jax_cuda_major"_fact, "jax"}, std::pair{"wheels.cupy_cuda_major"_fact, "cupy"}}) {
     auto major = facts.get_int(fact);
     if (!major) {
       const Fact* f = facts.find(fact);
@@ -230,45 +231,45 @@ void toolkit_driver_branches(FactSet& facts, MajorMinor toolkit) {
   const std::string source = "toolkit.build.version vs the driver branch table (probes/shared/driver_cuda_versions)";
   const std::string version = std::to_string(toolkit.major) + "." + std::to_string(toolkit.minor);
   if (auto branch = driver_branch_for_cuda(toolkit.major, toolkit.minor)) {
-    facts.set("ml.toolkit_driver_branch", static_cast<std::int64_t>(*branch), source);
+    facts.set("ml.toolkit_driver_branch"_fact, static_cast<std::int64_t>(*branch), source);
   } else {
-    facts.set_unknown("ml.toolkit_driver_branch", "CUDA " + version + " is newer than gpudoctor's driver branch table",
+    facts.set_unknown("ml.toolkit_driver_branch"_fact, "CUDA " + version + " is newer than gpudoctor's driver branch table",
                       source);
   }
   if (auto branch = first_driver_branch_for_cuda_major(toolkit.major)) {
-    facts.set("ml.toolkit_major_driver_branch", static_cast<std::int64_t>(*branch), source);
+    facts.set("ml.toolkit_major_driver_branch"_fact, static_cast<std::int64_t>(*branch), source);
   } else {
-    facts.set_unknown("ml.toolkit_major_driver_branch",
+    facts.set_unknown("ml.toolkit_major_driver_branch"_fact,
                       "gpudoctor's driver branch table has no branch of CUDA " + std::to_string(toolkit.major), source);
   }
 }
 
 void toolkit_vs_torch_and_driver(FactSet& facts, std::optional<MajorMinor> driver) {
-  auto toolkit_text = facts.get_string("toolkit.build.version");
+  auto toolkit_text = facts.get_string("toolkit.build.version"_fact);
   auto toolkit = toolkit_text ? major_minor(*toolkit_text) : std::nullopt;
   if (!toolkit) {
-    carry_state(facts, "ml.nvcc_vs_torch", "toolkit.build.version", "no CUDA toolkit found");
-    carry_state(facts, "ml.toolkit_above_driver", "toolkit.build.version", "no CUDA toolkit found");
-    carry_state(facts, "ml.toolkit_driver_branch", "toolkit.build.version", "no CUDA toolkit found");
-    carry_state(facts, "ml.toolkit_major_driver_branch", "toolkit.build.version", "no CUDA toolkit found");
+    carry_state(facts, "ml.nvcc_vs_torch"_fact, "toolkit.build.version"_fact, "no CUDA toolkit found");
+    carry_state(facts, "ml.toolkit_above_driver"_fact, "toolkit.build.version"_fact, "no CUDA toolkit found");
+    carry_state(facts, "ml.toolkit_driver_branch"_fact, "toolkit.build.version"_fact, "no CUDA toolkit found");
+    carry_state(facts, "ml.toolkit_major_driver_branch"_fact, "toolkit.build.version"_fact, "no CUDA toolkit found");
     return;
   }
   toolkit_driver_branches(facts, *toolkit);
-  auto torch_text = facts.get_string("torch.cuda");
+  auto torch_text = facts.get_string("torch.cuda"_fact);
   auto torch_cuda = torch_text ? major_minor(*torch_text) : std::nullopt;
   if (torch_cuda) {
     const char* verdict = toolkit->major != torch_cuda->major   ? "major-differs"
                           : toolkit->minor != torch_cuda->minor ? "minor-differs"
                                                                 : "same";
-    facts.set("ml.nvcc_vs_torch", std::string(verdict), "toolkit.build.version vs torch.cuda");
+    facts.set("ml.nvcc_vs_torch"_fact, std::string(verdict), "toolkit.build.version vs torch.cuda");
   } else {
-    carry_state(facts, "ml.nvcc_vs_torch", "torch.cuda", "torch is not a CUDA build");
+    carry_state(facts, "ml.nvcc_vs_torch"_fact, "torch.cuda"_fact, "torch is not a CUDA build");
   }
   if (driver) {
     bool above = toolkit->major > driver->major || (toolkit->major == driver->major && toolkit->minor > driver->minor);
-    facts.set("ml.toolkit_above_driver", above, "toolkit.build.version vs ml.driver_cuda");
+    facts.set("ml.toolkit_above_driver"_fact, above, "toolkit.build.version vs ml.driver_cuda");
   } else {
-    carry_state(facts, "ml.toolkit_above_driver", "ml.driver_cuda", "no NVIDIA driver");
+    carry_state(facts, "ml.toolkit_above_driver"_fact, "ml.driver_cuda"_fact, "no NVIDIA driver");
   }
 }
 

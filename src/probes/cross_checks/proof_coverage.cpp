@@ -8,14 +8,17 @@
 #include <string_view>
 #include <vector>
 
+#include "core/fact_key.hpp"
 #include "util/pci_bus_id.hpp"
 
 namespace gd {
 
 namespace {
 
-/// The N of every present string fact "<prefix>N.<field>", by its normalized bus id.
-std::map<std::string, int> by_bus(const FactSet& facts, std::string_view prefix, std::string_view field) {
+/// The N of every present string fact of `pattern` ("pci.gpu.*.bus_id"), by its normalized bus id.
+std::map<std::string, int> by_bus(const FactSet& facts, FactPattern pattern) {
+  const std::string_view prefix = pattern.prefix();
+  const std::string_view field = pattern.suffix().substr(1);  // after the dot that follows the number
   std::map<std::string, int> out;
   for (auto it = facts.all().lower_bound(prefix); it != facts.all().end() && it->first.starts_with(prefix); ++it) {
     std::string_view rest = std::string_view(it->first).substr(prefix.size());
@@ -36,10 +39,10 @@ std::map<std::string, int> by_bus(const FactSet& facts, std::string_view prefix,
 /// neither CUDA nor NVML lists has no excuse: the driver did not take it (too new, dropped, another
 /// driver), or this container was not given it, and the hardware rules judge the bus either way.
 std::string not_tried(const FactSet& facts) {
-  const std::map<std::string, int> pci = by_bus(facts, "pci.gpu.", "bus_id");
-  const std::map<std::string, int> cuda = by_bus(facts, "cuda.device.", "pci_bus_id");
-  const std::map<std::string, int> nvml = by_bus(facts, "nvml.device.", "pci_bus_id");
-  const auto visible = facts.get_string("env.cuda_visible_devices");
+  const std::map<std::string, int> pci = by_bus(facts, "pci.gpu.*.bus_id"_pattern);
+  const std::map<std::string, int> cuda = by_bus(facts, "cuda.device.*.pci_bus_id"_pattern);
+  const std::map<std::string, int> nvml = by_bus(facts, "nvml.device.*.pci_bus_id"_pattern);
+  const auto visible = facts.get_string("env.cuda_visible_devices"_fact);
   std::vector<std::string> reasons;
   auto add = [&](std::string reason) {
     if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(std::move(reason));
@@ -47,10 +50,10 @@ std::string not_tried(const FactSet& facts) {
   for (const auto& [bus, _] : pci) {
     auto c = cuda.find(bus);
     auto m = nvml.find(bus);
-    const bool mig = m != nvml.end() && facts.get_bool(fmt::format("nvml.device.{}.mig.enabled", m->second)) == true;
+    const bool mig = m != nvml.end() && facts.get_bool("nvml.device.*.mig.enabled"_pattern.at(m->second)) == true;
     if (c != cuda.end()) {
-      if (facts.get_string(fmt::format("cuda.device.{}.check", c->second)) == "ok") continue;  // proven
-      if (facts.get_bool(fmt::format("cuda.device.{}.busy", c->second)) == true) {
+      if (facts.get_string("cuda.device.*.check"_pattern.at(c->second)) == "ok") continue;  // proven
+      if (facts.get_bool("cuda.device.*.busy"_pattern.at(c->second)) == true) {
         add("other processes hold some of them");
       } else if (mig) {
         add("MIG is on (one CUDA process uses one MIG device)");
@@ -71,19 +74,19 @@ std::string not_tried(const FactSet& facts) {
 }  // namespace
 
 void probe_proof_coverage(Host&, const ProbeOptions&, FactSet& facts) {
-  constexpr std::string_view k_fact = "cuda.proof.every_pci_gpu";
+  constexpr FactName k_fact = "cuda.proof.every_pci_gpu"_fact;
   const std::string source = "cuda.kernel.proven_count, pci.nvidia_gpu_count";
   // Without the kernel module no GPU can be proven, whether or not CUDA was run (WSL2 has no
   // module: CUDA reaches the Windows driver through /dev/dxg).
-  const Fact* module = facts.find("kmod.nvidia.loaded");
-  if (module && module->state == FactState::present && facts.get_bool("kmod.nvidia.loaded") == false &&
-      facts.get_bool("dev.dxg.present") != true) {
+  const Fact* module = facts.find("kmod.nvidia.loaded"_fact);
+  if (module && module->state == FactState::present && facts.get_bool("kmod.nvidia.loaded"_fact) == false &&
+      facts.get_bool("dev.dxg.present"_fact) != true) {
     facts.set(k_fact, false, "kmod.nvidia.loaded (no NVIDIA kernel module)");
     return;
   }
-  auto init = facts.get_int("cuda.init.result");
+  auto init = facts.get_int("cuda.init.result"_fact);
   if (!init) {
-    const Fact* fact = facts.find("cuda.init.result");
+    const Fact* fact = facts.find("cuda.init.result"_fact);
     facts.set_unknown(k_fact, fact && !fact->reason.empty() ? fact->reason : "cuInit gave no result", source);
     return;
   }
@@ -91,8 +94,8 @@ void probe_proof_coverage(Host&, const ProbeOptions&, FactSet& facts) {
     facts.set(k_fact, false, source);
     return;
   }
-  auto proven = facts.get_int("cuda.kernel.proven_count");
-  auto on_bus = facts.get_int("pci.nvidia_gpu_count");
+  auto proven = facts.get_int("cuda.kernel.proven_count"_fact);
+  auto on_bus = facts.get_int("pci.nvidia_gpu_count"_fact);
   if (!proven || !on_bus) {
     facts.set_unknown(k_fact, proven ? "the PCI bus was not read" : "the proof kernel gave no count (an older helper?)", source);
     return;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/fact_key.hpp"
 #include "probes/cuda/cuda_result_names.hpp"
 
 namespace gd {
@@ -16,12 +17,12 @@ namespace {
 std::string source(std::string_view step) { return fmt::format("helper:{}", step); }
 
 // The sums the rules test; set together so that none is left uncollected.
-constexpr std::array<std::string_view, 15> k_device_sums = {
-    "cuda.kernel.failed_gpus", "cuda.kernel.wrong_gpus", "cuda.devices.stuck_gpus",
-    "cuda.context.failed_count",       "cuda.context.failures",         "cuda.kernel.proven_count",
-    "cuda.kernel.module_failures",     "cuda.kernel.module_result_codes", "cuda.kernel.launch_failures",
-    "cuda.kernel.launch_result_codes", "cuda.kernel.wrong_results",      "cuda.devices.stuck",
-    "cuda.devices.stuck_count",        "cuda.devices.not_started",       "cuda.devices.stuck_with_time",
+constexpr std::array<FactName, 15> k_device_sums = {
+    "cuda.kernel.failed_gpus"_fact, "cuda.kernel.wrong_gpus"_fact, "cuda.devices.stuck_gpus"_fact,
+    "cuda.context.failed_count"_fact,       "cuda.context.failures"_fact,         "cuda.kernel.proven_count"_fact,
+    "cuda.kernel.module_failures"_fact,     "cuda.kernel.module_result_codes"_fact, "cuda.kernel.launch_failures"_fact,
+    "cuda.kernel.launch_result_codes"_fact, "cuda.kernel.wrong_results"_fact,      "cuda.devices.stuck"_fact,
+    "cuda.devices.stuck_count"_fact,        "cuda.devices.not_started"_fact,       "cuda.devices.stuck_with_time"_fact,
 };
 
 /// "GPU 2 (0000:1a:00.0)": how findings name a GPU (index as CUDA numbers it, and its bus id,
@@ -73,7 +74,7 @@ std::string smi_id(const HelperCudaDevice& dev) {
 }
 
 /// "GPU-a,GPU-b", or absent when no GPU is concerned (a fix names it only when it applies).
-void set_id_list(FactSet& facts, std::string_view name, const std::vector<std::string>& ids, const std::string& src) {
+void set_id_list(FactSet& facts, FactName name, const std::vector<std::string>& ids, const std::string& src) {
   if (ids.empty()) {
     facts.set_absent(name, src, "no GPU concerned");
     return;
@@ -85,7 +86,7 @@ void set_id_list(FactSet& facts, std::string_view name, const std::vector<std::s
 
 /// The kernel proof of one GPU whose context and allocation worked.
 void record_kernel(const HelperCudaDevice& dev, FactSet& facts, Sums& sums) {
-  auto key = [&](std::string_view field) { return fmt::format("cuda.device.{}.{}", dev.index, field); };
+  auto key = [&](FactField<"cuda.device.*."> field) { return field.at(dev.index); };
   const std::string step = source(fmt::format("kernel:{}", dev.index));
   const std::string gpu = gpu_name(dev);
   if (dev.module.result) {
@@ -139,7 +140,7 @@ void record_kernel(const HelperCudaDevice& dev, FactSet& facts, Sums& sums) {
 }
 
 void record_device(const HelperCudaDevice& dev, FactSet& facts, Sums& sums) {
-  auto key = [&](std::string_view field) { return fmt::format("cuda.device.{}.{}", dev.index, field); };
+  auto key = [&](FactField<"cuda.device.*."> field) { return field.at(dev.index); };
   std::string step = source(fmt::format("device:{}", dev.index));
   if (dev.name) facts.set(key("name"), *dev.name, step);
   if (dev.uuid) facts.set(key("uuid"), *dev.uuid, step);
@@ -188,7 +189,7 @@ void record_device(const HelperCudaDevice& dev, FactSet& facts, Sums& sums) {
 }  // namespace
 
 void record_no_cuda_devices(FactSet& facts, bool unknown, const std::string& why, const std::string& src) {
-  for (std::string_view name : k_device_sums) {
+  for (FactName name : k_device_sums) {
     if (unknown) {
       facts.set_unknown(name, why, src);
     } else {
@@ -205,40 +206,40 @@ void record_cuda_devices(const HelperReply& reply, FactSet& facts, const std::st
   const std::string src = source("devices");
   // The context sums hold when the reply is complete, or when it already shows a failure.
   if (reply.complete || sums.context_failed > 0) {
-    facts.set("cuda.context.failed_count", sums.context_failed, source("context"));
-    facts.set("cuda.context.failures", sums.context_failures, source("context"));
+    facts.set("cuda.context.failed_count"_fact, sums.context_failed, source("context"));
+    facts.set("cuda.context.failures"_fact, sums.context_failures, source("context"));
   } else {
-    facts.set_unknown("cuda.context.failed_count", not_reached, source("context"));
-    facts.set_unknown("cuda.context.failures", not_reached, source("context"));
+    facts.set_unknown("cuda.context.failed_count"_fact, not_reached, source("context"));
+    facts.set_unknown("cuda.context.failures"_fact, not_reached, source("context"));
   }
   // Protocol 1.0 helpers (older captures) ran no kernel and waited for each GPU in turn.
   if (reply.protocol_minor < 1) {
     const std::string why = "the helper of this capture predates the kernel proof (protocol 1.0)";
-    for (std::string_view name : k_device_sums) {
-      if (!name.starts_with("cuda.context.")) facts.set_unknown(name, why, src);
+    for (FactName name : k_device_sums) {
+      if (!name.view().starts_with("cuda.context.")) facts.set_unknown(name, why, src);
     }
     return;
   }
   if (!reply.complete) {
-    for (std::string_view name : k_device_sums) {
-      if (!name.starts_with("cuda.context.")) facts.set_unknown(name, not_reached, src);
+    for (FactName name : k_device_sums) {
+      if (!name.view().starts_with("cuda.context.")) facts.set_unknown(name, not_reached, src);
     }
     return;
   }
-  facts.set("cuda.kernel.proven_count", sums.proven, source("kernel"));
-  facts.set("cuda.kernel.module_failures", sums.module_failures, source("kernel"));
-  facts.set("cuda.kernel.module_result_codes", sums.module_codes, source("kernel"));
-  facts.set("cuda.kernel.launch_failures", sums.launch_failures, source("kernel"));
-  facts.set("cuda.kernel.launch_result_codes", sums.launch_codes, source("kernel"));
-  facts.set("cuda.kernel.wrong_results", sums.wrong_results, source("kernel"));
-  facts.set("cuda.devices.stuck", sums.stuck, src);
-  facts.set("cuda.devices.stuck_count", static_cast<std::int64_t>(sums.stuck.size()), src);
+  facts.set("cuda.kernel.proven_count"_fact, sums.proven, source("kernel"));
+  facts.set("cuda.kernel.module_failures"_fact, sums.module_failures, source("kernel"));
+  facts.set("cuda.kernel.module_result_codes"_fact, sums.module_codes, source("kernel"));
+  facts.set("cuda.kernel.launch_failures"_fact, sums.launch_failures, source("kernel"));
+  facts.set("cuda.kernel.launch_result_codes"_fact, sums.launch_codes, source("kernel"));
+  facts.set("cuda.kernel.wrong_results"_fact, sums.wrong_results, source("kernel"));
+  facts.set("cuda.devices.stuck"_fact, sums.stuck, src);
+  facts.set("cuda.devices.stuck_count"_fact, static_cast<std::int64_t>(sums.stuck.size()), src);
   // The caller, which knows the deadline, makes this unknown when the GPUs had too little of it.
-  facts.set("cuda.devices.stuck_with_time", static_cast<std::int64_t>(sums.stuck.size()), src);
-  facts.set("cuda.devices.not_started", std::int64_t{reply.cuda_devices_not_started.value_or(0)}, src);
-  set_id_list(facts, "cuda.kernel.failed_gpus", sums.failed_ids, source("kernel"));
-  set_id_list(facts, "cuda.kernel.wrong_gpus", sums.wrong_ids, source("kernel"));
-  set_id_list(facts, "cuda.devices.stuck_gpus", sums.stuck_ids, src);
+  facts.set("cuda.devices.stuck_with_time"_fact, static_cast<std::int64_t>(sums.stuck.size()), src);
+  facts.set("cuda.devices.not_started"_fact, std::int64_t{reply.cuda_devices_not_started.value_or(0)}, src);
+  set_id_list(facts, "cuda.kernel.failed_gpus"_fact, sums.failed_ids, source("kernel"));
+  set_id_list(facts, "cuda.kernel.wrong_gpus"_fact, sums.wrong_ids, source("kernel"));
+  set_id_list(facts, "cuda.devices.stuck_gpus"_fact, sums.stuck_ids, src);
 }
 
 }  // namespace gd

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fact_key.hpp"
 #include "util/pci_bus_id.hpp"
 #include "util/text_split.hpp"
 
@@ -69,12 +70,16 @@ std::string smi_id(const HelperNvmlDevice& dev) { return dev.uuid.value_or(dev.p
 
 /// One health sum: the GPUs a condition holds for, or unknown when a GPU could not tell.
 struct Sum {
-  explicit Sum(std::string_view sum_name) : name(sum_name) {}
-  std::string_view name;  ///< "nvml.health.remap_pending"
+  explicit Sum(FactName sum_name) : name(sum_name) {}
+  FactName name;  ///< "nvml.health.remap_pending"; its GPUs' UUIDs are name + "_gpus"
   std::vector<std::string> gpus;
   std::vector<std::string> ids;
   std::string unknown_why;
 };
+
+/// A health sum's companion fact: "nvml.health.remap_pending_gpus" (every sum has one in the
+/// catalogue; built from the checked name, it is checked again when it is set).
+BuiltFactName gpus_of(FactName sum) { return BuiltFactName(sum.str() + "_gpus"); }
 
 void add(Sum& sum, const HelperNvmlDevice& dev, const std::string& detail = "") {
   sum.gpus.push_back(detail.empty() ? gpu_name(dev) : gpu_name(dev) + ": " + detail);
@@ -88,7 +93,7 @@ void note_unknown(Sum& sum, const HelperNvmlDevice& dev, const Reading& reading)
   }
 }
 
-void set_int(FactSet& facts, const std::string& name, const Reading& reading) {
+void set_int(FactSet& facts, FactName name, const Reading& reading) {
   if (reading.value) {
     facts.set(name, *reading.value, k_source);
   } else {
@@ -96,7 +101,7 @@ void set_int(FactSet& facts, const std::string& name, const Reading& reading) {
   }
 }
 
-void set_bool(FactSet& facts, const std::string& name, const Reading& reading) {
+void set_bool(FactSet& facts, FactName name, const Reading& reading) {
   if (reading.value) {
     facts.set(name, *reading.value != 0, k_source);
   } else {
@@ -189,16 +194,16 @@ std::vector<std::string> fabric_problems(std::int64_t mask) {
 }  // namespace
 
 void record_no_nvml_health(FactSet& facts, const std::string& why, const std::string& source) {
-  facts.set_unknown("nvml.health.recovery_action_codes", why, source);
-  for (std::string_view name :
-       {"nvml.health.ecc_uncorrected_volatile", "nvml.health.ecc_uncorrected_aggregate", "nvml.health.remap_pending",
-        "nvml.health.remap_failed", "nvml.health.remap_exhausted", "nvml.health.retired_pending",
-        "nvml.health.recovery_actions", "nvml.health.inforom_corrupt", "nvml.health.compute_prohibited",
-        "nvml.health.compute_exclusive_busy", "nvml.health.mig_pending", "nvml.health.mig_without_cuda_device",
-        "nvml.health.fabric_not_registered", "nvml.health.fabric_degraded", "nvml.health.pcie_degraded",
-        "nvml.health.clocks_slowdown", "nvml.health.persistence_off"}) {
+  facts.set_unknown("nvml.health.recovery_action_codes"_fact, why, source);
+  for (FactName name :
+       {"nvml.health.ecc_uncorrected_volatile"_fact, "nvml.health.ecc_uncorrected_aggregate"_fact, "nvml.health.remap_pending"_fact,
+        "nvml.health.remap_failed"_fact, "nvml.health.remap_exhausted"_fact, "nvml.health.retired_pending"_fact,
+        "nvml.health.recovery_actions"_fact, "nvml.health.inforom_corrupt"_fact, "nvml.health.compute_prohibited"_fact,
+        "nvml.health.compute_exclusive_busy"_fact, "nvml.health.mig_pending"_fact, "nvml.health.mig_without_cuda_device"_fact,
+        "nvml.health.fabric_not_registered"_fact, "nvml.health.fabric_degraded"_fact, "nvml.health.pcie_degraded"_fact,
+        "nvml.health.clocks_slowdown"_fact, "nvml.health.persistence_off"_fact}) {
     facts.set_unknown(name, why, source);
-    facts.set_unknown(std::string(name) + "_gpus", why, source);
+    facts.set_unknown(gpus_of(name), why, source);
   }
 }
 
@@ -207,23 +212,23 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
     record_no_nvml_health(facts, "the helper of this capture predates the GPU health checks (protocol 1.0)", k_source);
     return;
   }
-  Sum dbe_volatile{"nvml.health.ecc_uncorrected_volatile"}, dbe_aggregate{"nvml.health.ecc_uncorrected_aggregate"},
-      remap_pending{"nvml.health.remap_pending"}, remap_failed{"nvml.health.remap_failed"},
-      remap_exhausted{"nvml.health.remap_exhausted"}, retired_pending{"nvml.health.retired_pending"},
-      recovery{"nvml.health.recovery_actions"}, inforom{"nvml.health.inforom_corrupt"},
-      prohibited{"nvml.health.compute_prohibited"}, exclusive_busy{"nvml.health.compute_exclusive_busy"},
-      mig_pending{"nvml.health.mig_pending"}, mig_lost{"nvml.health.mig_without_cuda_device"},
-      fabric_down{"nvml.health.fabric_not_registered"}, fabric_degraded{"nvml.health.fabric_degraded"},
-      pcie{"nvml.health.pcie_degraded"}, slowdown{"nvml.health.clocks_slowdown"},
-      persistence_off{"nvml.health.persistence_off"};
+  Sum dbe_volatile{"nvml.health.ecc_uncorrected_volatile"_fact}, dbe_aggregate{"nvml.health.ecc_uncorrected_aggregate"_fact},
+      remap_pending{"nvml.health.remap_pending"_fact}, remap_failed{"nvml.health.remap_failed"_fact},
+      remap_exhausted{"nvml.health.remap_exhausted"_fact}, retired_pending{"nvml.health.retired_pending"_fact},
+      recovery{"nvml.health.recovery_actions"_fact}, inforom{"nvml.health.inforom_corrupt"_fact},
+      prohibited{"nvml.health.compute_prohibited"_fact}, exclusive_busy{"nvml.health.compute_exclusive_busy"_fact},
+      mig_pending{"nvml.health.mig_pending"_fact}, mig_lost{"nvml.health.mig_without_cuda_device"_fact},
+      fabric_down{"nvml.health.fabric_not_registered"_fact}, fabric_degraded{"nvml.health.fabric_degraded"_fact},
+      pcie{"nvml.health.pcie_degraded"_fact}, slowdown{"nvml.health.clocks_slowdown"_fact},
+      persistence_off{"nvml.health.persistence_off"_fact};
   std::vector<std::string> recovery_codes;
 
   // CUDA found no device at all (CUDA_ERROR_NO_DEVICE): MIG GPUs count, unless
   // CUDA_VISIBLE_DEVICES may be what hid their instances (cuda.visible-devices-hides-gpus).
-  const bool cuda_found_none = reply.cuda_init.result == 100 && !facts.is_present("env.cuda_visible_devices");
+  const bool cuda_found_none = reply.cuda_init.result == 100 && !facts.is_present("env.cuda_visible_devices"_fact);
 
   for (const HelperNvmlDevice& dev : reply.nvml_devices) {
-    auto key = [&](std::string_view field) { return fmt::format("nvml.device.{}.{}", dev.index, field); };
+    auto key = [&](FactField<"nvml.device.*."> field) { return field.at(dev.index); };
     Reading ecc = read(dev, "ecc_mode.current", "ecc_mode");
     set_bool(facts, key("ecc.enabled"), ecc);
     set_bool(facts, key("ecc.pending_enabled"), read(dev, "ecc_mode.pending", "ecc_mode"));
@@ -326,7 +331,7 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       set_int(facts, key("memory.total_mib"), read(dev, "memory.total_mib", "memory"));
       set_int(facts, key("memory.used_mib"), read(dev, "memory.used_mib", "memory"));
     } else {
-      for (std::string_view field : {"memory.total_mib", "memory.used_mib"}) {
+      for (FactField<"nvml.device.*."> field : std::initializer_list<FactField<"nvml.device.*.">>{"memory.total_mib", "memory.used_mib"}) {
         facts.set_unknown(key(field), "the helper of this capture predates the memory readings (protocol 1.2)", k_source);
       }
     }
@@ -448,7 +453,7 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
   for (Sum* sum : {&dbe_volatile, &dbe_aggregate, &remap_pending, &remap_failed, &remap_exhausted, &retired_pending,
                    &recovery, &inforom, &prohibited, &exclusive_busy, &mig_pending, &mig_lost, &fabric_down,
                    &fabric_degraded, &pcie, &slowdown, &persistence_off}) {
-    std::string ids_name = std::string(sum->name) + "_gpus";
+    const BuiltFactName ids_name = gpus_of(sum->name);
     // A GPU that is affected counts even if another could not tell; with none found, an
     // unknown reading leaves the sum unknown.
     if (sum->gpus.empty() && !sum->unknown_why.empty()) {
@@ -465,7 +470,7 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       facts.set(ids_name, joined, k_source);
     }
   }
-  facts.set("nvml.health.recovery_action_codes", recovery_codes, k_source);
+  facts.set("nvml.health.recovery_action_codes"_fact, recovery_codes, k_source);
 }
 
 }  // namespace gd

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fact_key.hpp"
 #include "core/fact_catalog.hpp"
 #include "probes/devices/device_access.hpp"
 #include "probes/shared/account_files.hpp"
@@ -120,35 +121,35 @@ void set_fixed_node_facts(const FixedNode& spec, const Checked& node, FactSet& f
   std::string prefix(spec.fact);
   std::string source(spec.path);
   if (node.state) {
-    facts.set(prefix + ".state", *node.state, source);
+    facts.set(FactName::unchecked(prefix + ".state"), *node.state, source);
   } else {
-    facts.set_unknown(prefix + ".state", node.reason, source);
+    facts.set_unknown(FactName::unchecked(prefix + ".state"), node.reason, source);
   }
   if (node.stat && node.stat->kind == FileKind::char_device) {
-    facts.set(prefix + ".device", device_text(*node.stat), source);
+    facts.set(FactName::unchecked(prefix + ".device"), device_text(*node.stat), source);
     if (spec.path == "/dev/nvidia-uvm") {
-      facts.set("dev.uvm.major", static_cast<std::int64_t>(node.stat->major), source);
+      facts.set("dev.uvm.major"_fact, static_cast<std::int64_t>(node.stat->major), source);
     }
     return;
   }
   std::string note = node.state == "missing" ? "no such node" : "not a character device";
   if (!node.state) {
-    facts.set_unknown(prefix + ".device", node.reason, source);
+    facts.set_unknown(FactName::unchecked(prefix + ".device"), node.reason, source);
   } else {
-    facts.set_absent(prefix + ".device", source, note);
+    facts.set_absent(FactName::unchecked(prefix + ".device"), source, note);
   }
   if (spec.path == "/dev/nvidia-uvm") {
     if (!node.state) {
-      facts.set_unknown("dev.uvm.major", node.reason, source);
+      facts.set_unknown("dev.uvm.major"_fact, node.reason, source);
     } else {
-      facts.set_absent("dev.uvm.major", source, note);
+      facts.set_absent("dev.uvm.major"_fact, source, note);
     }
   }
 }
 
 void set_majors(const Majors& majors, FactSet& facts) {
   const std::string source(k_proc_devices);
-  auto set = [&](std::string_view name, std::optional<int> value, std::string_view driver) {
+  auto set = [&](FactName name, std::optional<int> value, std::string_view driver) {
     if (!majors.readable) {
       facts.set_unknown(name, majors.reason, source);
     } else if (value) {
@@ -157,9 +158,9 @@ void set_majors(const Majors& majors, FactSet& facts) {
       facts.set_absent(name, source, fmt::format("no '{}' line: the module is not loaded", driver));
     }
   };
-  set("proc.devices.nvidia_major", majors.nvidia, "nvidiactl");
-  set("proc.devices.uvm_major", majors.uvm, "nvidia-uvm");
-  set("proc.devices.caps_major", majors.caps, "nvidia-caps");
+  set("proc.devices.nvidia_major"_fact, majors.nvidia, "nvidiactl");
+  set("proc.devices.uvm_major"_fact, majors.uvm, "nvidia-uvm");
+  set("proc.devices.caps_major"_fact, majors.caps, "nvidia-caps");
 }
 
 /// "0660 0:44 (group video): the mode denies uid 1000" for dev.eacces_nodes.
@@ -185,7 +186,7 @@ void set_char_links(Host& host, const std::vector<Checked>& nodes, FactSet& fact
   const std::string source = "/dev/char";
   auto folder = host.stat(source);
   if (!folder) {
-    facts.set_unknown("dev.char_links_missing",
+    facts.set_unknown("dev.char_links_missing"_fact,
                       folder.error().code == ENOENT ? "no /dev/char folder (usual inside a container; it matters on the host)"
                                                     : unreadable_reason(folder.error(), host),
                       source);
@@ -202,7 +203,7 @@ void set_char_links(Host& host, const std::vector<Checked>& nodes, FactSet& fact
       missing.push_back(dev + " (" + node.path + ")");
     }
   }
-  facts.set("dev.char_links_missing", missing, source);
+  facts.set("dev.char_links_missing"_fact, missing, source);
 }
 
 void set_caps(Host& host, FactSet& facts) {
@@ -210,9 +211,9 @@ void set_caps(Host& host, FactSet& facts) {
   auto names = host.list_dir(folder);
   if (!names) {
     if (names.error().code == ENOENT) {
-      facts.set_absent("dev.caps_nodes", folder);
+      facts.set_absent("dev.caps_nodes"_fact, folder);
     } else {
-      facts.set_unknown("dev.caps_nodes", unreadable_reason(names.error(), host), folder);
+      facts.set_unknown("dev.caps_nodes"_fact, unreadable_reason(names.error(), host), folder);
     }
     return;
   }
@@ -227,27 +228,27 @@ void set_caps(Host& host, FactSet& facts) {
       caps.push_back(fmt::format("{} {} {}", path, device_text(*st), octal_mode(st->mode)));
     }
   }
-  facts.set("dev.caps_nodes", caps, folder);
+  facts.set("dev.caps_nodes"_fact, caps, folder);
 }
 
 void set_presence(Host& host, FactSet& facts) {
   auto names = host.list_dir("/dev");
   if (!names) {
-    facts.set_unknown("dev.nvidia_nodes_present", unreadable_reason(names.error(), host), "/dev");
+    facts.set_unknown("dev.nvidia_nodes_present"_fact, unreadable_reason(names.error(), host), "/dev");
   } else {
     bool any = false;
     for (const std::string& name : *names) {
       any = any || name.starts_with("nvidia");
     }
-    facts.set("dev.nvidia_nodes_present", any, "/dev");
+    facts.set("dev.nvidia_nodes_present"_fact, any, "/dev");
   }
   auto dxg = host.stat("/dev/dxg");
   if (dxg) {
-    facts.set("dev.dxg.present", true, "/dev/dxg");
+    facts.set("dev.dxg.present"_fact, true, "/dev/dxg");
   } else if (dxg.error().code == ENOENT) {
-    facts.set("dev.dxg.present", false, "/dev/dxg");
+    facts.set("dev.dxg.present"_fact, false, "/dev/dxg");
   } else {
-    facts.set_unknown("dev.dxg.present", unreadable_reason(dxg.error(), host), "/dev/dxg");
+    facts.set_unknown("dev.dxg.present"_fact, unreadable_reason(dxg.error(), host), "/dev/dxg");
   }
 }
 
@@ -302,7 +303,7 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
                                                       : unreadable_reason(dev.error(), host);
     for (const FactSpec& spec : fact_catalog()) {
       if (spec.name.starts_with("dev.")) {
-        facts.set_unknown(spec.name, reason, "/dev");
+        facts.set_unknown(FactName::unchecked(spec.name), reason, "/dev");
       }
     }
     return;
@@ -322,13 +323,13 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
     bool not_loaded = gpus.error->code == ENOENT;
     std::string reason = not_loaded ? "" : unreadable_reason(*gpus.error, host);
     if (not_loaded) {
-      facts.set_absent("dev.gpu_count", gpus_source, "no /proc/driver/nvidia/gpus: the nvidia module is not loaded");
-      facts.set_absent("dev.gpu_uuids", gpus_source, "the nvidia module is not loaded");
+      facts.set_absent("dev.gpu_count"_fact, gpus_source, "no /proc/driver/nvidia/gpus: the nvidia module is not loaded");
+      facts.set_absent("dev.gpu_uuids"_fact, gpus_source, "the nvidia module is not loaded");
     } else {
-      facts.set_unknown("dev.gpu_count", reason, gpus_source);
-      facts.set_unknown("dev.gpu_uuids", reason, gpus_source);
+      facts.set_unknown("dev.gpu_count"_fact, reason, gpus_source);
+      facts.set_unknown("dev.gpu_uuids"_fact, reason, gpus_source);
     }
-    for (std::string_view name : {"dev.gpu_nodes", "dev.gpu_nodes_missing", "dev.gpu_nodes_invalid", "dev.gpu_nodes_denied"}) {
+    for (FactName name : {"dev.gpu_nodes"_fact, "dev.gpu_nodes_missing"_fact, "dev.gpu_nodes_invalid"_fact, "dev.gpu_nodes_denied"_fact}) {
       if (not_loaded) {
         facts.set(name, std::vector<std::string>{}, gpus_source);  // no GPU listed: no node expected
       } else {
@@ -336,9 +337,9 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
       }
     }
     if (not_loaded) {
-      facts.set("dev.gpu_nodes_usable", std::int64_t{0}, gpus_source);
+      facts.set("dev.gpu_nodes_usable"_fact, std::int64_t{0}, gpus_source);
     } else {
-      facts.set_unknown("dev.gpu_nodes_usable", reason, gpus_source);
+      facts.set_unknown("dev.gpu_nodes_usable"_fact, reason, gpus_source);
     }
   } else {
     std::vector<std::string> uuids, present, missing, invalid, denied;
@@ -378,17 +379,17 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
       all_nodes.push_back(std::move(node));
     }
     std::string note = gpus.unreadable.empty() ? "" : " (unreadable: " + fmt::format("{}", fmt::join(gpus.unreadable, "; ")) + ")";
-    facts.set("dev.gpu_count", static_cast<std::int64_t>(gpus.gpus.size() + gpus.unreadable.size()), gpus_source + note);
-    facts.set("dev.gpu_uuids", uuids, gpus_source + note);
-    facts.set("dev.gpu_nodes", present, gpus_source);
-    facts.set("dev.gpu_nodes_missing", missing, gpus_source);
-    facts.set("dev.gpu_nodes_invalid", invalid, gpus_source);
-    facts.set("dev.gpu_nodes_denied", denied, gpus_source);
+    facts.set("dev.gpu_count"_fact, static_cast<std::int64_t>(gpus.gpus.size() + gpus.unreadable.size()), gpus_source + note);
+    facts.set("dev.gpu_uuids"_fact, uuids, gpus_source + note);
+    facts.set("dev.gpu_nodes"_fact, present, gpus_source);
+    facts.set("dev.gpu_nodes_missing"_fact, missing, gpus_source);
+    facts.set("dev.gpu_nodes_invalid"_fact, invalid, gpus_source);
+    facts.set("dev.gpu_nodes_denied"_fact, denied, gpus_source);
     // A lower bound when some node was not tested: only "none usable" needs every result.
     if (usable == 0 && !usable_unknown.empty()) {
-      facts.set_unknown("dev.gpu_nodes_usable", usable_unknown, gpus_source);
+      facts.set_unknown("dev.gpu_nodes_usable"_fact, usable_unknown, gpus_source);
     } else {
-      facts.set("dev.gpu_nodes_usable", usable, gpus_source + ", open(O_RDWR|O_NONBLOCK)");
+      facts.set("dev.gpu_nodes_usable"_fact, usable, gpus_source + ", open(O_RDWR|O_NONBLOCK)");
     }
   }
 
@@ -403,9 +404,9 @@ void probe_device_nodes(Host& host, const ProbeOptions&, FactSet& facts) {
       eacces.push_back(eacces_line(host, node, etc_group));
     }
   }
-  facts.set("dev.nodes", lines, "/dev");
-  facts.set("dev.eperm_nodes", eperm, "open(O_RDWR|O_NONBLOCK)");
-  facts.set("dev.eacces_nodes", eacces, "open(O_RDWR|O_NONBLOCK)");
+  facts.set("dev.nodes"_fact, lines, "/dev");
+  facts.set("dev.eperm_nodes"_fact, eperm, "open(O_RDWR|O_NONBLOCK)");
+  facts.set("dev.eacces_nodes"_fact, eacces, "open(O_RDWR|O_NONBLOCK)");
 
   set_char_links(host, all_nodes, facts);
   set_caps(host, facts);

@@ -1,5 +1,6 @@
 #include "probes/driver/firmware.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <algorithm>
@@ -51,7 +52,7 @@ std::optional<std::vector<std::string>> needed_files(const FactSet& facts, std::
       continue;
     }
     std::string gpu = name.substr(0, name.size() - k_suffix.size());  // "pci.gpu.0"
-    auto driver = facts.get_string(gpu + ".driver");
+    auto driver = facts.get_string(FactName::unchecked(FactName::unchecked(gpu + ".driver")));
     if (driver && *driver != "nvidia" && *driver != "none") {
       any_other_driver = true;
       continue;  // vfio-pci, nouveau: the nvidia module does not drive this GPU
@@ -60,13 +61,13 @@ std::optional<std::vector<std::string>> needed_files(const FactSet& facts, std::
     if (fact.state == FactState::absent) {
       continue;  // pre-Turing: no GSP
     }
-    auto file = facts.get_string(name);
+    auto file = facts.get_string(FactName::unchecked(name));
     if (fact.state != FactState::present || !file) {
       why =
           name + " is " + (fact.state == FactState::unknown ? "unknown: " + fact.reason : std::string("not a string"));
       return std::nullopt;
     }
-    auto architecture = facts.get_string(gpu + ".architecture").value_or("");
+    auto architecture = facts.get_string(FactName::unchecked(FactName::unchecked(gpu + ".architecture"))).value_or("");
     auto needed = gsp_file_for(version, architecture, *file);
     if (!needed) {
       why = "GSP firmware file names of driver " + std::string(version) + " are not known";
@@ -86,9 +87,9 @@ std::optional<std::vector<std::string>> needed_files(const FactSet& facts, std::
   return out;
 }
 
-void set_all(FactSet& facts, std::initializer_list<std::string_view> names, FactState state, const std::string& reason,
+void set_all(FactSet& facts, std::initializer_list<FactName> names, FactState state, const std::string& reason,
              const std::string& source) {
-  for (std::string_view name : names) {
+  for (FactName name : names) {
     if (state == FactState::absent) {
       facts.set_absent(name, source, reason);
     } else {
@@ -100,23 +101,23 @@ void set_all(FactSet& facts, std::initializer_list<std::string_view> names, Fact
 void record_loaded_by_gpus(FactSet& facts, const std::string& version) {
   const FactSet& in = facts;
   const std::string source = "/proc/driver/nvidia/gpus/*/information";
-  const Fact* count = in.find("kmod.nvidia.gpu_count");
-  const Fact* firmware = in.find("kmod.nvidia.gpu_firmware_versions");
+  const Fact* count = in.find("kmod.nvidia.gpu_count"_fact);
+  const Fact* firmware = in.find("kmod.nvidia.gpu_firmware_versions"_fact);
   if (!count || !firmware || count->state != FactState::present || firmware->state != FactState::present) {
     const Fact* missing = !count || count->state != FactState::present ? count : firmware;
     if (missing && missing->state == FactState::absent) {
-      facts.set_absent("firmware.loaded_by_gpus", source, "no GPU information");
+      facts.set_absent("firmware.loaded_by_gpus"_fact, source, "no GPU information");
     } else {
-      facts.set_unknown("firmware.loaded_by_gpus", missing ? missing->reason : "GPU information not collected", source);
+      facts.set_unknown("firmware.loaded_by_gpus"_fact, missing ? missing->reason : "GPU information not collected", source);
     }
     return;
   }
-  auto gpus = in.get_int("kmod.nvidia.gpu_count").value_or(0);
+  auto gpus = in.get_int("kmod.nvidia.gpu_count"_fact).value_or(0);
   if (gpus == 0) {
-    facts.set_absent("firmware.loaded_by_gpus", source, "the module lists no GPU");
+    facts.set_absent("firmware.loaded_by_gpus"_fact, source, "the module lists no GPU");
     return;
   }
-  facts.set("firmware.loaded_by_gpus",
+  facts.set("firmware.loaded_by_gpus"_fact,
             firmware_loaded_by_all(version, std::get<std::vector<std::string>>(firmware->value), gpus), source);
 }
 
@@ -181,25 +182,25 @@ void probe_gsp_firmware(Host& host, const ProbeOptions&, FactSet& facts) {
     class_path = std::string(trim_whitespace(*param));
   }
   if (class_path.empty()) {
-    facts.set_absent("firmware.class_path", std::string(k_class_path_param),
+    facts.set_absent("firmware.class_path"_fact, std::string(k_class_path_param),
                      param                          ? std::string("not set")
                      : param.error().code == ENOENT ? std::string("no firmware_class path parameter")
                                                     : "not readable: " + param.error().describe());
   } else {
-    facts.set("firmware.class_path", class_path, std::string(k_class_path_param));
+    facts.set("firmware.class_path"_fact, class_path, std::string(k_class_path_param));
   }
   std::vector<std::string> dirs = firmware_search_dirs(class_path, release);
-  facts.set("firmware.search_dirs", dirs, "Documentation/driver-api/firmware/fw_search_path.rst");
+  facts.set("firmware.search_dirs"_fact, dirs, "Documentation/driver-api/firmware/fw_search_path.rst");
 
-  const std::initializer_list<std::string_view> k_version_facts = {
-      "firmware.version_dir", "firmware.expected_dir",  "firmware.other_versions", "firmware.needed_files",
-      "firmware.found_files", "firmware.missing_files", "firmware.loaded_by_gpus"};
-  const Fact* version_fact = facts.find("kmod.nvidia.version");
+  const std::initializer_list<FactName> k_version_facts = {
+      "firmware.version_dir"_fact, "firmware.expected_dir"_fact,  "firmware.other_versions"_fact, "firmware.needed_files"_fact,
+      "firmware.found_files"_fact, "firmware.missing_files"_fact, "firmware.loaded_by_gpus"_fact};
+  const Fact* version_fact = facts.find("kmod.nvidia.version"_fact);
   if (!version_fact || version_fact->state != FactState::present) {
     bool absent = version_fact && version_fact->state == FactState::absent;
     set_all(facts, k_version_facts, absent ? FactState::absent : FactState::unknown,
             absent ? "the nvidia module is not loaded" : "the loaded module's version is unknown",
-            "kmod.nvidia.version");
+            "kmod.nvidia.version"_fact);
     return;
   }
   const std::string version = std::get<std::string>(version_fact->value);
@@ -208,7 +209,7 @@ void probe_gsp_firmware(Host& host, const ProbeOptions&, FactSet& facts) {
   const std::string relative = "nvidia/" + version;
   // Driver packages install into /lib/firmware/nvidia/<version>; a system that sets
   // firmware_class.path (NixOS) keeps its firmware there instead.
-  facts.set("firmware.expected_dir",
+  facts.set("firmware.expected_dir"_fact,
             (class_path.empty() ? std::string("/lib/firmware") : dirs.front()) + "/" + relative,
             "kernel-open/nvidia/nv.c NV_FIRMWARE_FOR_NAME");
 
@@ -228,19 +229,19 @@ void probe_gsp_firmware(Host& host, const ProbeOptions&, FactSet& facts) {
       }
     }
   }
-  const std::string search_source = "firmware.search_dirs";
+  const std::string search_source = "firmware.search_dirs"_fact;
   if (version_dir.empty()) {
-    facts.set_absent("firmware.version_dir", search_source, "no " + relative + " in any search folder");
+    facts.set_absent("firmware.version_dir"_fact, search_source, "no " + relative + " in any search folder");
   } else {
-    facts.set("firmware.version_dir", version_dir, search_source);
+    facts.set("firmware.version_dir"_fact, version_dir, search_source);
   }
-  facts.set("firmware.other_versions", other_versions, search_source);
+  facts.set("firmware.other_versions"_fact, other_versions, search_source);
 
   std::string why;
   auto needed = needed_files(facts, version, why);
   if (!needed) {
-    set_all(facts, {"firmware.needed_files", "firmware.found_files", "firmware.missing_files"}, FactState::unknown, why,
-            "pci.gpu.*.gsp_firmware_file");
+    set_all(facts, {"firmware.needed_files"_fact, "firmware.found_files"_fact, "firmware.missing_files"_fact}, FactState::unknown, why,
+            "pci.gpu.*.gsp_firmware_file"_pattern);
     return;
   }
   std::vector<std::string> found, missing;
@@ -258,9 +259,9 @@ void probe_gsp_firmware(Host& host, const ProbeOptions&, FactSet& facts) {
       missing.push_back(name);
     }
   }
-  facts.set("firmware.needed_files", *needed, "pci.gpu.*.gsp_firmware_file");
-  facts.set("firmware.found_files", found, search_source);
-  facts.set("firmware.missing_files", missing, search_source);
+  facts.set("firmware.needed_files"_fact, *needed, "pci.gpu.*.gsp_firmware_file"_pattern);
+  facts.set("firmware.found_files"_fact, found, search_source);
+  facts.set("firmware.missing_files"_fact, missing, search_source);
 }
 
 }  // namespace gd

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 
+#include "core/fact_key.hpp"
 #include "probes/shared/elf_modinfo.hpp"
 #include "util/text_split.hpp"
 
@@ -72,9 +73,9 @@ void record_dkms(Host& host, FactSet& facts) {
   auto modules = host.list_dir(k_dkms_root);
   if (!modules) {
     if (modules.error().code == ENOENT) {
-      facts.set_absent("kmod.nvidia.dkms_modules", source, "DKMS is not installed");
+      facts.set_absent("kmod.nvidia.dkms_modules"_fact, source, "DKMS is not installed");
     } else {
-      facts.set_unknown("kmod.nvidia.dkms_modules", unreadable_reason(modules.error(), host), source);
+      facts.set_unknown("kmod.nvidia.dkms_modules"_fact, unreadable_reason(modules.error(), host), source);
     }
     return;
   }
@@ -95,13 +96,13 @@ void record_dkms(Host& host, FactSet& facts) {
       }
     }
   }
-  facts.set("kmod.nvidia.dkms_modules", out, source);
+  facts.set("kmod.nvidia.dkms_modules"_fact, out, source);
 }
 
 void set_all_disk(FactSet& facts, const std::string& source, const std::string& note, bool unknown) {
-  for (std::string_view fact : {"kmod.nvidia.disk_files", "kmod.nvidia.disk_path", "kmod.nvidia.disk_version",
-                                "kmod.nvidia.disk_license", "kmod.nvidia.disk_flavor", "kmod.nvidia.disk_vermagic",
-                                "kmod.nvidia.disk_signed", "kmod.nvidia.disk_version_matches"}) {
+  for (FactName fact : {"kmod.nvidia.disk_files"_fact, "kmod.nvidia.disk_path"_fact, "kmod.nvidia.disk_version"_fact,
+                                "kmod.nvidia.disk_license"_fact, "kmod.nvidia.disk_flavor"_fact, "kmod.nvidia.disk_vermagic"_fact,
+                                "kmod.nvidia.disk_signed"_fact, "kmod.nvidia.disk_version_matches"_fact}) {
     if (unknown) {
       facts.set_unknown(fact, note, source);
     } else {
@@ -168,8 +169,8 @@ std::vector<std::string> find_nvidia_module_files(Host& host, std::string_view r
 void record_module_files(Host& host, FactSet& facts) {
   const std::string release = host.uname().release;
   const std::string base = "/lib/modules/" + release;
-  std::optional<bool> loaded = facts.get_bool("kmod.nvidia.loaded");
-  std::optional<std::string> loaded_version = facts.get_string("kmod.nvidia.version");
+  std::optional<bool> loaded = facts.get_bool("kmod.nvidia.loaded"_fact);
+  std::optional<std::string> loaded_version = facts.get_string("kmod.nvidia.version"_fact);
   record_dkms(host, facts);
 
   auto base_stat = host.stat(base);
@@ -180,16 +181,16 @@ void record_module_files(Host& host, FactSet& facts) {
                 : base + ": " + (base_stat ? std::string("not a folder") : unreadable_reason(base_stat.error(), host));
     set_all_disk(facts, base, note, !missing);
     if (missing) {
-      facts.set_absent("kmod.kernel_headers_installed", base, note);
+      facts.set_absent("kmod.kernel_headers_installed"_fact, base, note);
     } else {
-      facts.set_unknown("kmod.kernel_headers_installed", note, base);
+      facts.set_unknown("kmod.kernel_headers_installed"_fact, note, base);
     }
     if (loaded == true) {
-      facts.set("kmod.nvidia.built_for_running_kernel", true, "/proc/driver/nvidia/version");
+      facts.set("kmod.nvidia.built_for_running_kernel"_fact, true, "/proc/driver/nvidia/version");
     } else if (missing) {
-      facts.set_absent("kmod.nvidia.built_for_running_kernel", base, note);
+      facts.set_absent("kmod.nvidia.built_for_running_kernel"_fact, base, note);
     } else {
-      facts.set_unknown("kmod.nvidia.built_for_running_kernel", note, base);
+      facts.set_unknown("kmod.nvidia.built_for_running_kernel"_fact, note, base);
     }
     return;
   }
@@ -197,11 +198,11 @@ void record_module_files(Host& host, FactSet& facts) {
   // DKMS and distribution builds need the kernel headers (/lib/modules/<release>/build).
   auto build = host.stat(base + "/build");
   if (build) {
-    facts.set("kmod.kernel_headers_installed", build->kind == FileKind::directory, base + "/build");
+    facts.set("kmod.kernel_headers_installed"_fact, build->kind == FileKind::directory, base + "/build");
   } else if (build.error().code == ENOENT) {
-    facts.set("kmod.kernel_headers_installed", false, base + "/build");
+    facts.set("kmod.kernel_headers_installed"_fact, false, base + "/build");
   } else {
-    facts.set_unknown("kmod.kernel_headers_installed", unreadable_reason(build.error(), host), base + "/build");
+    facts.set_unknown("kmod.kernel_headers_installed"_fact, unreadable_reason(build.error(), host), base + "/build");
   }
 
   std::vector<std::string> found = find_nvidia_module_files(host, release);
@@ -215,7 +216,7 @@ void record_module_files(Host& host, FactSet& facts) {
   }
   if (found.empty()) {
     set_all_disk(facts, base, "no nvidia.ko under " + base, false);
-    facts.set("kmod.nvidia.built_for_running_kernel", loaded == true,
+    facts.set("kmod.nvidia.built_for_running_kernel"_fact, loaded == true,
               loaded == true ? "/proc/driver/nvidia/version" : base);
     return;
   }
@@ -251,54 +252,54 @@ void record_module_files(Host& host, FactSet& facts) {
     }
   }
   const std::string& chosen = found.front();
-  facts.set("kmod.nvidia.disk_files", listed, base);
-  facts.set("kmod.nvidia.disk_path", chosen, base);
+  facts.set("kmod.nvidia.disk_files"_fact, listed, base);
+  facts.set("kmod.nvidia.disk_path"_fact, chosen, base);
 
   if (!chosen_info) {
-    for (std::string_view fact :
-         {"kmod.nvidia.disk_version", "kmod.nvidia.disk_license", "kmod.nvidia.disk_flavor",
-          "kmod.nvidia.disk_vermagic", "kmod.nvidia.disk_signed", "kmod.nvidia.disk_version_matches"}) {
+    for (FactName fact :
+         {"kmod.nvidia.disk_version"_fact, "kmod.nvidia.disk_license"_fact, "kmod.nvidia.disk_flavor"_fact,
+          "kmod.nvidia.disk_vermagic"_fact, "kmod.nvidia.disk_signed"_fact, "kmod.nvidia.disk_version_matches"_fact}) {
       facts.set_unknown(fact, chosen_error, chosen);
     }
-    facts.set("kmod.nvidia.built_for_running_kernel", true, chosen);
+    facts.set("kmod.nvidia.built_for_running_kernel"_fact, true, chosen);
     return;
   }
   const ModInfo& info = *chosen_info;
-  auto set_text = [&](std::string_view fact, const std::string& value, std::string_view what) {
+  auto set_text = [&](FactName fact, const std::string& value, std::string_view what) {
     if (value.empty()) {
       facts.set_absent(fact, chosen, "no " + std::string(what) + "= in .modinfo");
     } else {
       facts.set(fact, value, chosen);
     }
   };
-  set_text("kmod.nvidia.disk_version", info.version, "version");
-  set_text("kmod.nvidia.disk_license", info.license, "license");
-  set_text("kmod.nvidia.disk_vermagic", info.vermagic, "vermagic");
-  set_text("kmod.nvidia.disk_flavor", flavor_from_license(info.license), "known license");
+  set_text("kmod.nvidia.disk_version"_fact, info.version, "version");
+  set_text("kmod.nvidia.disk_license"_fact, info.license, "license");
+  set_text("kmod.nvidia.disk_vermagic"_fact, info.vermagic, "vermagic");
+  set_text("kmod.nvidia.disk_flavor"_fact, flavor_from_license(info.license), "known license");
 
   std::optional<bool> is_signed;
   if (auto st = host.stat(chosen)) {
     is_signed = has_module_signature(host, chosen, st->size);
   }
   if (is_signed) {
-    facts.set("kmod.nvidia.disk_signed", *is_signed, chosen);
+    facts.set("kmod.nvidia.disk_signed"_fact, *is_signed, chosen);
   } else {
-    facts.set_unknown("kmod.nvidia.disk_signed", "could not read the end of the file", chosen);
+    facts.set_unknown("kmod.nvidia.disk_signed"_fact, "could not read the end of the file", chosen);
   }
 
   if (loaded_version && !info.version.empty()) {
-    facts.set("kmod.nvidia.disk_version_matches", *loaded_version == info.version, chosen);
+    facts.set("kmod.nvidia.disk_version_matches"_fact, *loaded_version == info.version, chosen);
   } else if (loaded == false) {
-    facts.set_absent("kmod.nvidia.disk_version_matches", chosen, "no module is loaded");
+    facts.set_absent("kmod.nvidia.disk_version_matches"_fact, chosen, "no module is loaded");
   } else {
-    facts.set_unknown("kmod.nvidia.disk_version_matches",
+    facts.set_unknown("kmod.nvidia.disk_version_matches"_fact,
                       info.version.empty() ? "no version in .modinfo" : "the loaded version is unknown", chosen);
   }
 
   // A file for this release exists. Its vermagic may name another release (RHEL weak-updates
   // links): with CONFIG_MODVERSIONS the kernel skips the release word when it compares vermagic
   // (kernel/module/version.c same_magic()), so that alone does not make it unloadable.
-  facts.set("kmod.nvidia.built_for_running_kernel", true, loaded == true ? "/proc/driver/nvidia/version" : chosen);
+  facts.set("kmod.nvidia.built_for_running_kernel"_fact, true, loaded == true ? "/proc/driver/nvidia/version" : chosen);
 }
 
 }  // namespace gd

@@ -1,5 +1,6 @@
 #include "probes/driver/modprobe_config.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <algorithm>
@@ -223,19 +224,19 @@ void record_modprobe_config(Host& host, FactSet& facts) {
   }
 
   const std::string source = "/etc/modprobe.d, /run/modprobe.d, /usr/lib/modprobe.d, /proc/cmdline";
-  facts.set("modprobe.blacklist_entries", entries, source);
-  facts.set("modprobe.nvidia_options", options, source);
+  facts.set("modprobe.blacklist_entries"_fact, entries, source);
+  facts.set("modprobe.nvidia_options"_fact, options, source);
   // A blacklist that was seen is certain; "not blacklisted" is only certain when every file
   // could be read.
-  auto verdict = [&](std::string_view fact, bool blocked) {
+  auto verdict = [&](FactName fact, bool blocked) {
     if (blocked || unreadable.empty()) {
       facts.set(fact, blocked, source);
     } else {
       facts.set_unknown(fact, unreadable, source);
     }
   };
-  verdict("modprobe.nvidia_blacklisted", nvidia_blocked);
-  verdict("modprobe.nouveau_blacklisted", nouveau_blocked);
+  verdict("modprobe.nvidia_blacklisted"_fact, nvidia_blocked);
+  verdict("modprobe.nouveau_blacklisted"_fact, nouveau_blocked);
 }
 
 }  // namespace gd

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 
+#include "core/fact_key.hpp"
 #include "probes/shared/gpu_support.hpp"
 #include "probes/driver/kernel_module_files.hpp"
 #include "probes/driver/modprobe_config.hpp"
@@ -80,9 +81,9 @@ std::optional<std::string> read_sysfs_version(Host& host, FactSet& facts) {
   auto text = host.read_file(k_sysfs_version, 256);
   if (!text) {
     if (text.error().code == ENOENT) {
-      facts.set_absent("kmod.nvidia.sysfs_version", source, "the nvidia module is not loaded");
+      facts.set_absent("kmod.nvidia.sysfs_version"_fact, source, "the nvidia module is not loaded");
     } else {
-      facts.set_unknown("kmod.nvidia.sysfs_version", unreadable_reason(text.error(), host), source);
+      facts.set_unknown("kmod.nvidia.sysfs_version"_fact, unreadable_reason(text.error(), host), source);
     }
     return std::nullopt;
   }
@@ -91,10 +92,10 @@ std::optional<std::string> read_sysfs_version(Host& host, FactSet& facts) {
     version.remove_suffix(1);
   }
   if (!is_driver_version(version)) {
-    facts.set_unknown("kmod.nvidia.sysfs_version", "unrecognised content", source);
+    facts.set_unknown("kmod.nvidia.sysfs_version"_fact, "unrecognised content", source);
     return std::nullopt;
   }
-  facts.set("kmod.nvidia.sysfs_version", std::string(version), source);
+  facts.set("kmod.nvidia.sysfs_version"_fact, std::string(version), source);
   return std::string(version);
 }
 
@@ -109,45 +110,45 @@ void record_nvrm_version(Host& host, FactSet& facts, const std::optional<std::ve
     if (text.error().code == ENOENT) {
       auto listed = modules ? find_module(*modules, "nvidia") : std::nullopt;
       if (listed && listed->state == "Live") {
-        facts.set("kmod.nvidia.loaded", true, "/proc/modules");
+        facts.set("kmod.nvidia.loaded"_fact, true, "/proc/modules");
         if (sysfs_version) {
-          facts.set("kmod.nvidia.version", *sysfs_version, std::string(k_sysfs_version));
+          facts.set("kmod.nvidia.version"_fact, *sysfs_version, std::string(k_sysfs_version));
         } else {
-          facts.set_unknown("kmod.nvidia.version", "listed in /proc/modules, but no /proc/driver/nvidia/version",
+          facts.set_unknown("kmod.nvidia.version"_fact, "listed in /proc/modules, but no /proc/driver/nvidia/version",
                             source);
         }
-        facts.set_unknown("kmod.nvidia.flavor", "no /proc/driver/nvidia/version", source);
+        facts.set_unknown("kmod.nvidia.flavor"_fact, "no /proc/driver/nvidia/version", source);
         return;
       }
       // Neither file: a tree whose /proc is not mounted (a mounted filesystem, `mount --bind /`)
       // says nothing about the module, which is not "not loaded".
       if (!modules) {
         const std::string reason = "no /proc/driver/nvidia/version and no /proc/modules: /proc is not mounted here";
-        for (const char* name : {"kmod.nvidia.loaded", "kmod.nvidia.version", "kmod.nvidia.flavor"}) {
+        for (FactName name : {"kmod.nvidia.loaded"_fact, "kmod.nvidia.version"_fact, "kmod.nvidia.flavor"_fact}) {
           facts.set_unknown(name, reason, source);
         }
         return;
       }
-      facts.set("kmod.nvidia.loaded", false, source);
-      facts.set_absent("kmod.nvidia.version", source);
-      facts.set_absent("kmod.nvidia.flavor", source);
+      facts.set("kmod.nvidia.loaded"_fact, false, source);
+      facts.set_absent("kmod.nvidia.version"_fact, source);
+      facts.set_absent("kmod.nvidia.flavor"_fact, source);
       return;
     }
     std::string reason = unreadable_reason(text.error(), host);
-    facts.set_unknown("kmod.nvidia.loaded", reason, source);
-    facts.set_unknown("kmod.nvidia.version", reason, source);
-    facts.set_unknown("kmod.nvidia.flavor", reason, source);
+    facts.set_unknown("kmod.nvidia.loaded"_fact, reason, source);
+    facts.set_unknown("kmod.nvidia.version"_fact, reason, source);
+    facts.set_unknown("kmod.nvidia.flavor"_fact, reason, source);
     return;
   }
-  facts.set("kmod.nvidia.loaded", true, source);
+  facts.set("kmod.nvidia.loaded"_fact, true, source);
   auto parsed = parse_nvrm_version(*text);
   if (!parsed) {
-    facts.set_unknown("kmod.nvidia.version", "unrecognised content (no 'NVRM version:' line with a version)", source);
-    facts.set_unknown("kmod.nvidia.flavor", "unrecognised content", source);
+    facts.set_unknown("kmod.nvidia.version"_fact, "unrecognised content (no 'NVRM version:' line with a version)", source);
+    facts.set_unknown("kmod.nvidia.flavor"_fact, "unrecognised content", source);
     return;
   }
-  facts.set("kmod.nvidia.version", parsed->version, source);
-  facts.set("kmod.nvidia.flavor", parsed->flavor, source);
+  facts.set("kmod.nvidia.version"_fact, parsed->version, source);
+  facts.set("kmod.nvidia.flavor"_fact, parsed->flavor, source);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "probes/driver/proc_modules.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <array>
@@ -18,14 +19,14 @@ constexpr std::size_t k_max_proc_modules = 1024 * 1024;
 // decided from /proc/driver/nvidia/version by the caller).
 struct WatchedModule {
   std::string_view module;
-  std::string_view fact;
+  FactName fact;
 };
 constexpr std::array k_watched = {
-    WatchedModule{"nvidia_uvm", "kmod.nvidia_uvm.loaded"},          // CUDA's unified memory: /dev/nvidia-uvm
-    WatchedModule{"nvidia_modeset", "kmod.nvidia_modeset.loaded"},  // display; needed by nvidia_drm
-    WatchedModule{"nvidia_drm", "kmod.nvidia_drm.loaded"},          // DRM/KMS for display servers
-    WatchedModule{"nvidia_peermem", "kmod.nvidia_peermem.loaded"},  // GPUDirect RDMA with InfiniBand
-    WatchedModule{"nouveau", "kmod.nouveau.loaded"},                // the in-kernel driver that blocks nvidia
+    WatchedModule{"nvidia_uvm", "kmod.nvidia_uvm.loaded"_fact},          // CUDA's unified memory: /dev/nvidia-uvm
+    WatchedModule{"nvidia_modeset", "kmod.nvidia_modeset.loaded"_fact},  // display; needed by nvidia_drm
+    WatchedModule{"nvidia_drm", "kmod.nvidia_drm.loaded"_fact},          // DRM/KMS for display servers
+    WatchedModule{"nvidia_peermem", "kmod.nvidia_peermem.loaded"_fact},  // GPUDirect RDMA with InfiniBand
+    WatchedModule{"nouveau", "kmod.nouveau.loaded"_fact},                // the in-kernel driver that blocks nvidia
 };
 
 std::string normalise_name(std::string_view name) {

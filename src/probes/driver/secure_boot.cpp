@@ -1,5 +1,6 @@
 #include "probes/driver/secure_boot.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <cerrno>
@@ -39,8 +40,8 @@ std::optional<std::string> parse_lockdown_mode(std::string_view text) {
 }
 
 void record_module_sig_enforcement(Host& host, FactSet& facts) {
-  constexpr std::string_view k_fact = "secureboot.module_sig_enforced";
-  if (facts.get_bool("secureboot.enabled") != true) {
+  constexpr FactName k_fact = "secureboot.module_sig_enforced"_fact;
+  if (facts.get_bool("secureboot.enabled"_fact) != true) {
     // Only the Secure Boot rules ask, and only where Secure Boot is on: leave the files unread.
     facts.set_unknown(k_fact, "not examined: UEFI Secure Boot is not on here", std::string(k_sig_enforce));
     return;
@@ -100,7 +101,7 @@ std::optional<bool> parse_secure_boot_variable(std::string_view bytes) {
 }
 
 void record_secure_boot(Host& host, FactSet& facts) {
-  constexpr std::string_view k_fact = "secureboot.enabled";
+  constexpr FactName k_fact = "secureboot.enabled"_fact;
   const std::string source(k_secure_boot_var);
   auto efi = host.stat(k_efi_dir);
   if (!efi) {

@@ -8,7 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "core/catalog/sections.hpp"
+#include "core/fact_key.hpp"
+#include "probes/kernel_log/kernel_log_facts.hpp"
 #include "probes/kernel_log/kernel_log_framing.hpp"
 #include "probes/kernel_log/kernel_log_parser.hpp"
 #include "probes/kernel_log/syslog_file_trust.hpp"
@@ -171,7 +172,7 @@ std::expected<KernelLog, std::string> read_kernel_log(Host& host) {
 /// An API mismatch message counts while the module it names is still the loaded one: after a
 /// module reload the old message stays in the log but no longer describes the host.
 bool mismatch_applies(const ApiMismatch& mismatch, const FactSet& facts) {
-  const Fact* loaded = facts.find("kmod.nvidia.version");
+  const Fact* loaded = facts.find("kmod.nvidia.version"_fact);
   if (!loaded || loaded->state == FactState::unknown) {
     return true;
   }
@@ -186,10 +187,10 @@ bool mismatch_applies(const ApiMismatch& mismatch, const FactSet& facts) {
 /// given (/proc/driver/nvidia/gpus lists only those), or nullopt when that is not known or the
 /// process is not in a container.
 std::optional<std::vector<std::string>> container_gpus(const FactSet& facts) {
-  if (facts.get_bool("container.in_container") != true) {
+  if (facts.get_bool("container.in_container"_fact) != true) {
     return std::nullopt;
   }
-  const Fact* gpus = facts.find("kmod.nvidia.gpus");
+  const Fact* gpus = facts.find("kmod.nvidia.gpus"_fact);
   if (!gpus || gpus->state != FactState::present) {
     return std::nullopt;
   }
@@ -209,28 +210,28 @@ void set_xid_findings(KernelLogFindings& found, const std::string& source, FactS
   if (auto given = container_gpus(facts)) {
     other_gpus = keep_xids_of(found, *given);
   }
-  facts.set("klog.xid_codes", xid_code_list(found), source);
-  facts.set("klog.xids", xid_entry_list(found), source);
+  facts.set("klog.xid_codes"_fact, xid_code_list(found), source);
+  facts.set("klog.xids"_fact, xid_entry_list(found), source);
   for (const std::string& code : xid_code_list(found)) {
-    facts.set("klog.xid." + code, xid_entries_of(found, std::stoi(code)), source);
+    facts.set("klog.xid.*"_pattern.at_segment(code), xid_entries_of(found, std::stoi(code)), source);
   }
-  facts.set("klog.xid_count", static_cast<std::int64_t>(found.xid_total), source);
-  facts.set("klog.xids_before_module_load", found.xids_before_module_load, source);
-  facts.set("klog.xids_of_other_gpus", other_gpus, source + " vs kmod.nvidia.gpus");
+  facts.set("klog.xid_count"_fact, static_cast<std::int64_t>(found.xid_total), source);
+  facts.set("klog.xids_before_module_load"_fact, found.xids_before_module_load, source);
+  facts.set("klog.xids_of_other_gpus"_fact, other_gpus, source + " vs kmod.nvidia.gpus");
 }
 
 void set_findings(const KernelLog& log, FactSet& facts) {
   const std::string& source = log.source;
   KernelLogFindings found = analyse_kernel_log(log.lines);
-  facts.set("klog.readable", true, source);
-  facts.set("klog.source", source, source);
-  facts.set("klog.lines", static_cast<std::int64_t>(found.line_count), source);
-  facts.set("klog.nvrm_lines", found.nvrm_lines, source);
+  facts.set("klog.readable"_fact, true, source);
+  facts.set("klog.source"_fact, source, source);
+  facts.set("klog.lines"_fact, static_cast<std::int64_t>(found.line_count), source);
+  facts.set("klog.nvrm_lines"_fact, found.nvrm_lines, source);
   set_xid_findings(found, source, facts);
-  facts.set("klog.rm_init_adapter", found.rm_init_adapter, source);
-  facts.set("klog.firmware_load_failures", found.firmware_load_failures, source);
-  facts.set("klog.gsp_wpr2_up", found.gsp_wpr2_up, source);
-  facts.set("klog.bar_resize_failed", found.bar_resize_failed, source);
+  facts.set("klog.rm_init_adapter"_fact, found.rm_init_adapter, source);
+  facts.set("klog.firmware_load_failures"_fact, found.firmware_load_failures, source);
+  facts.set("klog.gsp_wpr2_up"_fact, found.gsp_wpr2_up, source);
+  facts.set("klog.bar_resize_failed"_fact, found.bar_resize_failed, source);
 
   const ApiMismatch* mismatch = nullptr;
   for (const ApiMismatch& candidate : found.api_mismatches) {
@@ -238,29 +239,29 @@ void set_findings(const KernelLog& log, FactSet& facts) {
       mismatch = &candidate;  // the newest that still applies
     }
   }
-  facts.set("klog.api_mismatch", mismatch != nullptr, source);
+  facts.set("klog.api_mismatch"_fact, mismatch != nullptr, source);
   if (mismatch) {
-    facts.set("klog.api_mismatch_message", mismatch->message, source);
+    facts.set("klog.api_mismatch_message"_fact, mismatch->message, source);
   } else {
-    facts.set_absent("klog.api_mismatch_message", source);
+    facts.set_absent("klog.api_mismatch_message"_fact, source);
   }
 
-  facts.set("klog.module_signature_rejected", found.module_signature_rejected, source);
-  facts.set("klog.module_signature_messages", found.module_signature_messages, source);
-  facts.set("klog.nouveau_conflict", !found.probe_not_called.empty(), source);
+  facts.set("klog.module_signature_rejected"_fact, found.module_signature_rejected, source);
+  facts.set("klog.module_signature_messages"_fact, found.module_signature_messages, source);
+  facts.set("klog.nouveau_conflict"_fact, !found.probe_not_called.empty(), source);
   if (found.probe_not_called.empty()) {
-    facts.set_absent("klog.nouveau_conflict_message", source);
+    facts.set_absent("klog.nouveau_conflict_message"_fact, source);
   } else {
-    facts.set("klog.nouveau_conflict_message", found.probe_not_called, source);
+    facts.set("klog.nouveau_conflict_message"_fact, found.probe_not_called, source);
   }
-  facts.set("klog.nouveau_seen", found.nouveau_seen, source);
-  facts.set("klog.gpu_not_supported", found.gpu_not_supported, source);
-  facts.set("klog.fallen_off_bus", found.fallen_off_bus, source);
-  facts.set("klog.fallen_off_bus_gpus", found.fallen_off_bus_gpus, source);
-  facts.set("klog.gsp_timeout", found.gsp_timeout, source);
-  facts.set("klog.uvm_failure", !found.uvm_messages.empty(), source);
-  facts.set("klog.uvm_messages", found.uvm_messages, source);
-  facts.set("klog.resume_seen", found.resume_seen, source);
+  facts.set("klog.nouveau_seen"_fact, found.nouveau_seen, source);
+  facts.set("klog.gpu_not_supported"_fact, found.gpu_not_supported, source);
+  facts.set("klog.fallen_off_bus"_fact, found.fallen_off_bus, source);
+  facts.set("klog.fallen_off_bus_gpus"_fact, found.fallen_off_bus_gpus, source);
+  facts.set("klog.gsp_timeout"_fact, found.gsp_timeout, source);
+  facts.set("klog.uvm_failure"_fact, !found.uvm_messages.empty(), source);
+  facts.set("klog.uvm_messages"_fact, found.uvm_messages, source);
+  facts.set("klog.resume_seen"_fact, found.resume_seen, source);
 }
 
 }  // namespace
@@ -282,15 +283,15 @@ void probe_kernel_log(Host& host, const ProbeOptions&, FactSet& facts) {
       if (std::string_view(spec.name).find('*') != std::string_view::npos) {
         continue;  // klog.xid.*: one fact per code logged, and none is known
       }
-      facts.set_unknown(spec.name, *unknown_reason, source);
+      facts.set_unknown(FactName::unchecked(spec.name), *unknown_reason, source);
     }
     if (log) {
-      facts.set("klog.source", log->source, log->source);
-      facts.set("klog.source_trust", log->trust, log->source);
+      facts.set("klog.source"_fact, log->source, log->source);
+      facts.set("klog.source_trust"_fact, log->trust, log->source);
     }
     return;
   }
-  facts.set("klog.source_trust", log->trust, log->source);
+  facts.set("klog.source_trust"_fact, log->trust, log->source);
   set_findings(*log, facts);
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "core/fact_key.hpp"
 #include "probes/libraries/ld_cache.hpp"
 #include "probes/libraries/ld_so_conf.hpp"
 #include "probes/shared/library_file.hpp"
@@ -71,7 +72,7 @@ std::optional<int> compare_dotted(std::string_view a, std::string_view b) {
   return 0;
 }
 
-std::optional<std::string> env_value(Host& host, const FactSet& facts, std::string_view fact, std::string_view variable) {
+std::optional<std::string> env_value(Host& host, const FactSet& facts, FactName fact, std::string_view variable) {
   if (const Fact* f = facts.find(fact)) {
     return f->state == FactState::present ? facts.get_string(fact) : std::nullopt;
   }
@@ -90,14 +91,14 @@ CacheRead read_cache(Host& host, FactSet& facts) {
   if (!bytes) {
     if (bytes.error().code == ENOENT) {
       // The loader then goes straight to the default folders (musl hosts, NixOS, minimal images).
-      facts.set("lib.ldcache.readable", false, src);
-      for (auto name : {"lib.ldcache.format", "lib.ldcache.generator", "lib.ldcache.entries"}) {
+      facts.set("lib.ldcache.readable"_fact, false, src);
+      for (FactName name : {"lib.ldcache.format"_fact, "lib.ldcache.generator"_fact, "lib.ldcache.entries"_fact}) {
         facts.set_absent(name, src, "no /etc/ld.so.cache");
       }
       return out;
     }
     out.problem = unreadable_reason(bytes.error(), host);
-    for (auto name : {"lib.ldcache.readable", "lib.ldcache.format", "lib.ldcache.generator", "lib.ldcache.entries"}) {
+    for (FactName name : {"lib.ldcache.readable"_fact, "lib.ldcache.format"_fact, "lib.ldcache.generator"_fact, "lib.ldcache.entries"_fact}) {
       facts.set_unknown(name, out.problem, src);
     }
     return out;
@@ -109,25 +110,25 @@ CacheRead read_cache(Host& host, FactSet& facts) {
     // Well-formed as far as it was read, but more than gpudoctor reads: the loader may still use
     // it, so what it would find is not known (never guessed from a part of the table).
     out.problem = "larger than gpudoctor reads: " + parsed.error().reason;
-    for (auto name : {"lib.ldcache.readable", "lib.ldcache.format", "lib.ldcache.generator", "lib.ldcache.entries"}) {
+    for (FactName name : {"lib.ldcache.readable"_fact, "lib.ldcache.format"_fact, "lib.ldcache.generator"_fact, "lib.ldcache.entries"_fact}) {
       facts.set_unknown(name, out.problem, src);
     }
     return out;
   }
   if (!parsed) {
     // The loader ignores a cache it cannot parse, exactly like a missing one.
-    facts.set("lib.ldcache.readable", false, src);
-    for (auto name : {"lib.ldcache.format", "lib.ldcache.generator", "lib.ldcache.entries"}) {
+    facts.set("lib.ldcache.readable"_fact, false, src);
+    for (FactName name : {"lib.ldcache.format"_fact, "lib.ldcache.generator"_fact, "lib.ldcache.entries"_fact}) {
       facts.set_unknown(name, "not a valid cache: " + parsed.error().reason, src);
     }
     return out;
   }
-  facts.set("lib.ldcache.readable", true, src);
-  facts.set("lib.ldcache.format", std::string(to_string(parsed->format)), src);
+  facts.set("lib.ldcache.readable"_fact, true, src);
+  facts.set("lib.ldcache.format"_fact, std::string(to_string(parsed->format)), src);
   if (parsed->generator.empty()) {
-    facts.set_absent("lib.ldcache.generator", src, "the cache does not record its ldconfig");
+    facts.set_absent("lib.ldcache.generator"_fact, src, "the cache does not record its ldconfig");
   } else {
-    facts.set("lib.ldcache.generator", parsed->generator, src);
+    facts.set("lib.ldcache.generator"_fact, parsed->generator, src);
   }
   std::vector<std::string> entries;
   std::size_t unlisted = 0;
@@ -143,13 +144,13 @@ CacheRead read_cache(Host& host, FactSet& facts) {
     }
   }
   if (unlisted > 0) entries.push_back(fmt::format("({} more entries for these libraries not listed)", unlisted));
-  facts.set("lib.ldcache.entries", entries, src);
+  facts.set("lib.ldcache.entries"_fact, entries, src);
   out.cache = std::move(*parsed);
   return out;
 }
 
 /// A flag fact about a folder: true/false from stat, unknown when stat fails otherwise.
-void set_dir_present(Host& host, FactSet& facts, std::string_view fact, std::string_view dir) {
+void set_dir_present(Host& host, FactSet& facts, FactName fact, std::string_view dir) {
   auto st = host.stat(dir);
   if (st) {
     facts.set(fact, st->kind == FileKind::directory, std::string(dir));
@@ -212,7 +213,7 @@ void set_resolution(FactSet& facts, const Library& lib, const Resolution& res, c
   };
   if (!res.unknown_reason.empty()) {
     for (std::string_view suffix : all) {
-      if (declared(suffix)) facts.set_unknown(p + std::string(suffix), res.unknown_reason, src);
+      if (declared(suffix)) facts.set_unknown(FactName::unchecked(p + std::string(suffix)), res.unknown_reason, src);
     }
     return;
   }
@@ -223,30 +224,30 @@ void set_resolution(FactSet& facts, const Library& lib, const Resolution& res, c
     for (std::string_view suffix : all) {
       if (!declared(suffix)) continue;
       if (suffix == ".resolved_via") {
-        facts.set(p + ".resolved_via", std::string("none"), src);
+        facts.set(FactName::unchecked(p + ".resolved_via"), std::string("none"), src);
       } else {
-        facts.set_absent(p + std::string(suffix), src, why);
+        facts.set_absent(FactName::unchecked(p + std::string(suffix)), src, why);
       }
     }
     return;
   }
   const LibraryFile& file = *res.file;
-  facts.set(p + ".resolved", file.path, src);
+  facts.set(FactName::unchecked(p + ".resolved"), file.path, src);
   if (declared(".resolved_real")) {
-    facts.set(p + ".resolved_real", file.real_path, src);
-    facts.set(p + ".resolved_via", std::string(to_string(res.via)), src);
-    facts.set(p + ".resolved_is_stub", file.is_stub, src);
-    facts.set(p + ".resolved_is_compat", file.is_compat, src);
+    facts.set(FactName::unchecked(p + ".resolved_real"), file.real_path, src);
+    facts.set(FactName::unchecked(p + ".resolved_via"), std::string(to_string(res.via)), src);
+    facts.set(FactName::unchecked(p + ".resolved_is_stub"), file.is_stub, src);
+    facts.set(FactName::unchecked(p + ".resolved_is_compat"), file.is_compat, src);
   }
   if (file.version.empty()) {
     std::string why = "the file name " + std::string(base_name(file.real_path)) + " carries no driver version";
-    facts.set_unknown(p + ".resolved_version", why, file.real_path);
-    facts.set_unknown(p + ".resolved_vs_module", why, file.real_path);
+    facts.set_unknown(FactName::unchecked(p + ".resolved_version"), why, file.real_path);
+    facts.set_unknown(FactName::unchecked(p + ".resolved_vs_module"), why, file.real_path);
     return;
   }
-  facts.set(p + ".resolved_version", file.version, file.real_path);
-  const Fact* module = known.find("kmod.nvidia.version");
-  std::string vs = p + ".resolved_vs_module";
+  facts.set(FactName::unchecked(p + ".resolved_version"), file.version, file.real_path);
+  const Fact* module = known.find("kmod.nvidia.version"_fact);
+  const BuiltFactName vs(p + ".resolved_vs_module");  // lib.<library>.*: a named family the catalogue check cannot see
   if (!module || module->state == FactState::unknown) {
     facts.set_unknown(vs, module ? module->reason : "the kernel module's version is not known", src);
   } else if (module->state == FactState::absent) {
@@ -271,21 +272,21 @@ void set_unloadable(FactSet& facts, std::string_view prefix, const Resolution& r
   std::string src(k_src_search);
   auto names = {".unloadable", ".unloadable_path", ".unloadable_size", ".unloadable_text"};
   if (!res.unknown_reason.empty() && !res.broken) {
-    for (std::string_view suffix : names) facts.set_unknown(p + std::string(suffix), res.unknown_reason, src);
+    for (std::string_view suffix : names) facts.set_unknown(FactName::unchecked(p + std::string(suffix)), res.unknown_reason, src);
     return;
   }
   if (!res.broken) {
     std::string why = res.file ? "the loader maps " + res.file->path : "no file of that name where the loader looks";
-    for (std::string_view suffix : names) facts.set_absent(p + std::string(suffix), src, why);
+    for (std::string_view suffix : names) facts.set_absent(FactName::unchecked(p + std::string(suffix)), src, why);
     return;
   }
   const LibraryFile& file = *res.broken;
   std::string text = file.real_path == file.path ? file.problem_text
                                                  : fmt::format("{} (its links lead to {})", file.problem_text, file.real_path);
-  facts.set(p + ".unloadable", std::string(to_string(file.problem)), file.real_path);
-  facts.set(p + ".unloadable_path", file.path, file.real_path);
-  facts.set(p + ".unloadable_size", static_cast<std::int64_t>(file.size), file.real_path);
-  facts.set(p + ".unloadable_text", text, file.real_path);
+  facts.set(FactName::unchecked(p + ".unloadable"), std::string(to_string(file.problem)), file.real_path);
+  facts.set(FactName::unchecked(p + ".unloadable_path"), file.path, file.real_path);
+  facts.set(FactName::unchecked(p + ".unloadable_size"), static_cast<std::int64_t>(file.size), file.real_path);
+  facts.set(FactName::unchecked(p + ".unloadable_text"), text, file.real_path);
 }
 
 void set_copies(FactSet& facts, const Library& lib, const Inventory& inv) {
@@ -303,22 +304,22 @@ void set_copies(FactSet& facts, const Library& lib, const Inventory& inv) {
     }
   }
   std::string src = "folders in lib.search_dirs";
-  facts.set(p + ".copies", copies, src);
+  facts.set(FactName::unchecked(p + ".copies"), copies, src);
   if (lib.stem == "libcuda.so") {
-    facts.set(p + ".versions", std::vector<std::string>(versions.begin(), versions.end()), src);
-    facts.set(p + ".version_count", static_cast<std::int64_t>(versions.size()), src);
+    facts.set(FactName::unchecked(p + ".versions"), std::vector<std::string>(versions.begin(), versions.end()), src);
+    facts.set(FactName::unchecked(p + ".version_count"), static_cast<std::int64_t>(versions.size()), src);
   }
 }
 
 }  // namespace
 
 void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
-  std::string arch = facts.get_string("host.arch").value_or(host.uname().machine);
+  std::string arch = facts.get_string("host.arch"_fact).value_or(host.uname().machine);
 
   SearchInputs inputs;
   inputs.arch = arch;
-  std::optional<std::string> llp = env_value(host, facts, "env.ld_library_path", "LD_LIBRARY_PATH");
-  std::optional<std::string> preload = env_value(host, facts, "env.ld_preload", "LD_PRELOAD");
+  std::optional<std::string> llp = env_value(host, facts, "env.ld_library_path"_fact, "LD_LIBRARY_PATH");
+  std::optional<std::string> preload = env_value(host, facts, "env.ld_preload"_fact, "LD_PRELOAD");
   if (llp) {
     inputs.library_path = split_library_path(*llp);
   }
@@ -334,9 +335,9 @@ void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
 
   LdSoConf conf = read_ld_so_conf(host, k_ld_so_conf);
   if (conf.unreadable.empty()) {
-    facts.set("lib.ld_so_conf.dirs", conf.dirs, std::string(k_ld_so_conf));
+    facts.set("lib.ld_so_conf.dirs"_fact, conf.dirs, std::string(k_ld_so_conf));
   } else {
-    facts.set_unknown("lib.ld_so_conf.dirs", "cannot read " + conf.unreadable.front(), std::string(k_ld_so_conf));
+    facts.set_unknown("lib.ld_so_conf.dirs"_fact, "cannot read " + conf.unreadable.front(), std::string(k_ld_so_conf));
   }
 
   // Folders that hold copies, in the loader's order, then the folders ldconfig would add and
@@ -368,11 +369,11 @@ void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
 
   Inventory inv;
   scan_dirs(host, dirs, arch, inv);
-  facts.set("lib.search_dirs", inv.searched, std::string(k_src_search));
+  facts.set("lib.search_dirs"_fact, inv.searched, std::string(k_src_search));
   for (const Library& lib : k_libraries) {
     set_copies(facts, lib, inv);
   }
-  facts.set("lib.broken_links", inv.broken_links, "folders in lib.search_dirs");
+  facts.set("lib.broken_links"_fact, inv.broken_links, "folders in lib.search_dirs");
 
   std::vector<std::string> unchecked;
   for (const Library& lib : k_libraries) {
@@ -387,10 +388,10 @@ void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
     }
   }
   set_unloadable(facts, k_ptx_jit.fact, predict_library(host, inputs, k_ptx_jit.soname, k_ptx_jit.stem));
-  facts.set("lib.ld_library_path.unchecked", unchecked, "env:LD_LIBRARY_PATH");
+  facts.set("lib.ld_library_path.unchecked"_fact, unchecked, "env:LD_LIBRARY_PATH");
 
-  set_dir_present(host, facts, "lib.nixos.opengl_driver_present", k_nixos_driver_dir);
-  set_dir_present(host, facts, "lib.wsl.present", k_wsl_lib_dir);
+  set_dir_present(host, facts, "lib.nixos.opengl_driver_present"_fact, k_nixos_driver_dir);
+  set_dir_present(host, facts, "lib.wsl.present"_fact, k_wsl_lib_dir);
 }
 
 }  // namespace gd

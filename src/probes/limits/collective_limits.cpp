@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fact_key.hpp"
 #include "probes/limits/process_limits.hpp"
 #include "probes/limits/shm_mount.hpp"
 
@@ -35,32 +36,32 @@ void set_shm_facts(Host& host, FactSet& facts) {
   std::string reason;
   auto mountinfo = read_proc(host, k_mountinfo, k_max_mountinfo, reason);
   if (!mountinfo) {
-    facts.set_unknown("limits.shm.fstype", reason, source);
-    facts.set_unknown("limits.shm.size_bytes", reason, source);
+    facts.set_unknown("limits.shm.fstype"_fact, reason, source);
+    facts.set_unknown("limits.shm.size_bytes"_fact, reason, source);
     return;
   }
   auto mount = find_shm_mount(*mountinfo);
   if (!mount) {
     // Not a mount: a folder of the root filesystem, or nothing (shm_open then fails with ENOENT).
-    facts.set_absent("limits.shm.fstype", source, "nothing is mounted on /dev/shm");
-    facts.set_absent("limits.shm.size_bytes", source, "nothing is mounted on /dev/shm");
+    facts.set_absent("limits.shm.fstype"_fact, source, "nothing is mounted on /dev/shm");
+    facts.set_absent("limits.shm.size_bytes"_fact, source, "nothing is mounted on /dev/shm");
     return;
   }
-  facts.set("limits.shm.fstype", mount->fstype, source);
+  facts.set("limits.shm.fstype"_fact, mount->fstype, source);
   if (mount->fstype != "tmpfs") {
-    facts.set_absent("limits.shm.size_bytes", source, fmt::format("/dev/shm is a {}, not a tmpfs: no size of its own", mount->fstype));
+    facts.set_absent("limits.shm.size_bytes"_fact, source, fmt::format("/dev/shm is a {}, not a tmpfs: no size of its own", mount->fstype));
     return;
   }
   TmpfsSize size = tmpfs_size(mount->super_options);
   switch (size.kind) {
     case TmpfsSize::Kind::bytes:
-      facts.set("limits.shm.size_bytes", static_cast<std::int64_t>(size.bytes), source + " (size=)");
+      facts.set("limits.shm.size_bytes"_fact, static_cast<std::int64_t>(size.bytes), source + " (size=)");
       return;
     case TmpfsSize::Kind::unlimited:
-      facts.set_absent("limits.shm.size_bytes", source, "size=0: the tmpfs has no limit but memory");
+      facts.set_absent("limits.shm.size_bytes"_fact, source, "size=0: the tmpfs has no limit but memory");
       return;
     case TmpfsSize::Kind::malformed:
-      facts.set_unknown("limits.shm.size_bytes", "a size= option that is not a size: " + mount->super_options, source);
+      facts.set_unknown("limits.shm.size_bytes"_fact, "a size= option that is not a size: " + mount->super_options, source);
       return;
     case TmpfsSize::Kind::default_: break;
   }
@@ -69,13 +70,13 @@ void set_shm_facts(Host& host, FactSet& facts) {
   auto meminfo = read_proc(host, k_meminfo, k_max_proc_file, meminfo_reason);
   auto total = meminfo ? meminfo_total_bytes(*meminfo) : std::nullopt;
   if (!total) {
-    facts.set_unknown("limits.shm.size_bytes",
+    facts.set_unknown("limits.shm.size_bytes"_fact,
                       "a tmpfs without size= (half of RAM), and MemTotal unknown: " +
                           (meminfo ? std::string("no MemTotal line in /proc/meminfo") : meminfo_reason),
                       source);
     return;
   }
-  facts.set("limits.shm.size_bytes", static_cast<std::int64_t>(*total / 2), source + " (no size=: half of MemTotal, /proc/meminfo)");
+  facts.set("limits.shm.size_bytes"_fact, static_cast<std::int64_t>(*total / 2), source + " (no size=: half of MemTotal, /proc/meminfo)");
 }
 
 void set_memlock_facts(Host& host, FactSet& facts) {
@@ -84,7 +85,7 @@ void set_memlock_facts(Host& host, FactSet& facts) {
   auto text = read_proc(host, k_limits, k_max_proc_file, reason);
   auto limit = text ? parse_memlock_limit(*text) : std::nullopt;
   if (text && !limit) reason = "no readable 'Max locked memory' line";
-  auto set = [&](std::string_view name, std::optional<std::uint64_t> LimitPair::*which) {
+  auto set = [&](FactName name, std::optional<std::uint64_t> LimitPair::*which) {
     if (!limit) {
       facts.set_unknown(name, reason, source);
     } else if (!((*limit).*which)) {
@@ -93,8 +94,8 @@ void set_memlock_facts(Host& host, FactSet& facts) {
       facts.set(name, static_cast<std::int64_t>(*((*limit).*which)), source);
     }
   };
-  set("limits.memlock.soft_bytes", &LimitPair::soft);
-  set("limits.memlock.hard_bytes", &LimitPair::hard);
+  set("limits.memlock.soft_bytes"_fact, &LimitPair::soft);
+  set("limits.memlock.hard_bytes"_fact, &LimitPair::hard);
 }
 
 void set_capability_facts(Host& host, FactSet& facts) {
@@ -103,16 +104,16 @@ void set_capability_facts(Host& host, FactSet& facts) {
   auto text = read_proc(host, k_status, k_max_proc_file, reason);
   auto mask = text ? parse_effective_capabilities(*text) : std::nullopt;
   if (!mask) {
-    facts.set_unknown("limits.cap_ipc_lock", text ? "no readable CapEff line" : reason, source);
+    facts.set_unknown("limits.cap_ipc_lock"_fact, text ? "no readable CapEff line" : reason, source);
     return;
   }
-  facts.set("limits.cap_ipc_lock", has_capability(*mask, k_cap_ipc_lock), source);
+  facts.set("limits.cap_ipc_lock"_fact, has_capability(*mask, k_cap_ipc_lock), source);
 }
 
 /// The entries of `folder` whose names start with `prefix` (all when empty); an empty list when
 /// the folder does not exist (no RDMA driver loaded, or none given to this container).
-void set_listing(Host& host, std::string_view folder, std::string_view prefix, std::string_view list_fact,
-                 std::string_view count_fact, FactSet& facts) {
+void set_listing(Host& host, std::string_view folder, std::string_view prefix, FactName list_fact,
+                 FactName count_fact, FactSet& facts) {
   const std::string source(folder);
   auto names = host.list_dir(folder);
   if (!names && names.error().code != ENOENT && names.error().code != ENOTDIR) {
@@ -137,14 +138,14 @@ void set_listing(Host& host, std::string_view folder, std::string_view prefix, s
 /// lists the host's eight).
 void set_gpu_count(FactSet& facts) {
   const std::string source = "dev.gpu_nodes";
-  const Fact* nodes = facts.find("dev.gpu_nodes");
+  const Fact* nodes = facts.find("dev.gpu_nodes"_fact);
   if (!nodes) {
-    facts.set_unknown("limits.gpu_count", "dev.gpu_nodes not collected", source);
+    facts.set_unknown("limits.gpu_count"_fact, "dev.gpu_nodes not collected", source);
   } else if (nodes->state != FactState::present) {
-    facts.set_unknown("limits.gpu_count", "dev.gpu_nodes: " + (nodes->reason.empty() ? std::string(to_string(nodes->state)) : nodes->reason),
+    facts.set_unknown("limits.gpu_count"_fact, "dev.gpu_nodes: " + (nodes->reason.empty() ? std::string(to_string(nodes->state)) : nodes->reason),
                       source);
   } else if (auto* list = std::get_if<std::vector<std::string>>(&nodes->value)) {
-    facts.set("limits.gpu_count", static_cast<std::int64_t>(list->size()), source);
+    facts.set("limits.gpu_count"_fact, static_cast<std::int64_t>(list->size()), source);
   }
 }
 
@@ -154,8 +155,8 @@ void probe_collective_limits(Host& host, const ProbeOptions&, FactSet& facts) {
   set_shm_facts(host, facts);
   set_memlock_facts(host, facts);
   set_capability_facts(host, facts);
-  set_listing(host, k_rdma_class, "", "limits.rdma.devices", "limits.rdma.device_count", facts);
-  set_listing(host, k_rdma_nodes, "uverbs", "limits.rdma.uverbs", "limits.rdma.uverbs_count", facts);
+  set_listing(host, k_rdma_class, "", "limits.rdma.devices"_fact, "limits.rdma.device_count"_fact, facts);
+  set_listing(host, k_rdma_nodes, "uverbs", "limits.rdma.uverbs"_fact, "limits.rdma.uverbs_count"_fact, facts);
   set_gpu_count(facts);
 }
 

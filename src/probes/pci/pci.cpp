@@ -1,5 +1,6 @@
 #include "probes/pci/pci.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <fmt/format.h>
@@ -69,7 +70,7 @@ std::string unrecognised(const Attribute& attribute) {
 // Sets `fact` from an attribute parsed by `parse`, converted by `convert`: absent when the
 // kernel has no such file, unknown when it cannot be read or parsed.
 template <typename Parse, typename Convert>
-void set_from(FactSet& facts, const std::string& fact, const Attribute& attribute, Parse parse, Convert convert) {
+void set_from(FactSet& facts, FactName fact, const Attribute& attribute, Parse parse, Convert convert) {
   if (attribute.missing) {
     facts.set_absent(fact, attribute.path);
   } else if (!attribute.text) {
@@ -115,7 +116,7 @@ void read_identity(Host& host, Function& f) {
 struct AnyOf {
   bool yes = false;
   std::string undecided;  ///< why some GPU could not tell (empty: all could)
-  void set(FactSet& facts, std::string_view name, const std::string& source) const {
+  void set(FactSet& facts, FactName name, const std::string& source) const {
     if (yes || undecided.empty()) {
       facts.set(name, yes, source);
     } else {
@@ -171,9 +172,10 @@ bool passthrough_driver(std::string_view driver) {
   return driver == "pci-stub" || driver.find("vfio") != std::string_view::npos;
 }
 
+using GpuField = FactField<"pci.gpu.*.">;
+
 void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summary& sum) {
-  const std::string prefix = fmt::format("pci.gpu.{}.", ordinal);
-  auto name = [&](std::string_view field) { return prefix + std::string(field); };
+  auto name = [&](GpuField field) { return field.at(ordinal); };
   facts.set(name("bus_id"), f.bus_id, f.dir);
 
   facts.set(name("class"), fmt::format("{:06x}", f.class_code), f.dir + "/class");
@@ -201,8 +203,8 @@ void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summ
   }
 
   if (!f.device_id) {
-    for (std::string_view field : {"device_id", "chip", "architecture", "compute_capability", "gsp_firmware_file",
-                                   "min_driver_version"}) {
+    for (GpuField field : std::initializer_list<GpuField>{"device_id", "chip", "architecture", "compute_capability",
+                                                          "gsp_firmware_file", "min_driver_version"}) {
       facts.set_unknown(name(field), f.device_reason, device_source);
     }
     sum.gpus.push_back(fmt::format("{} 10de:???? driver={}", f.bus_id, driver_text(f)));
@@ -283,22 +285,22 @@ void record_gpu(Host& host, FactSet& facts, const Function& f, int ordinal, Summ
 }
 
 void set_summary(FactSet& facts, const Summary& sum, int gpu_count, const std::string& src) {
-  facts.set("pci.nvidia_gpu_count", static_cast<std::int64_t>(gpu_count), src);
-  facts.set("pci.gpus", sum.gpus, src);
-  facts.set("pci.architectures", sum.architectures, src);
+  facts.set("pci.nvidia_gpu_count"_fact, static_cast<std::int64_t>(gpu_count), src);
+  facts.set("pci.gpus"_fact, sum.gpus, src);
+  facts.set("pci.architectures"_fact, sum.architectures, src);
   if (sum.drivers_undecided.empty()) {
-    facts.set("pci.drivers_bound", sum.drivers, src);
+    facts.set("pci.drivers_bound"_fact, sum.drivers, src);
   } else {
-    facts.set_unknown("pci.drivers_bound", sum.drivers_undecided, src);
+    facts.set_unknown("pci.drivers_bound"_fact, sum.drivers_undecided, src);
   }
   if (sum.gsp_undecided.empty()) {
-    facts.set("pci.gsp_firmware_files", sum.gsp_files, src);
+    facts.set("pci.gsp_firmware_files"_fact, sum.gsp_files, src);
   } else {
-    facts.set_unknown("pci.gsp_firmware_files", sum.gsp_undecided, src);
+    facts.set_unknown("pci.gsp_firmware_files"_fact, sum.gsp_undecided, src);
   }
-  sum.blackwell.set(facts, "pci.any_blackwell", src);
-  sum.pre_turing.set(facts, "pci.any_pre_turing", src);
-  sum.grace.set(facts, "pci.any_grace_hopper", src);
+  sum.blackwell.set(facts, "pci.any_blackwell"_fact, src);
+  sum.pre_turing.set(facts, "pci.any_pre_turing"_fact, src);
+  sum.grace.set(facts, "pci.any_grace_hopper"_fact, src);
   Summary::Families host = sum.host;
   if (std::find(sum.drivers.begin(), sum.drivers.end(), "nvidia") == sum.drivers.end()) {
     for (auto [into, from] : {std::pair{&host.blackwell, &sum.on_nouveau.blackwell},
@@ -308,28 +310,28 @@ void set_summary(FactSet& facts, const Summary& sum, int gpu_count, const std::s
       if (into->undecided.empty()) into->undecided = from->undecided;
     }
   }
-  host.blackwell.set(facts, "pci.host_any_blackwell", src);
-  host.pre_turing.set(facts, "pci.host_any_pre_turing", src);
-  host.grace.set(facts, "pci.host_any_grace_hopper", src);
+  host.blackwell.set(facts, "pci.host_any_blackwell"_fact, src);
+  host.pre_turing.set(facts, "pci.host_any_pre_turing"_fact, src);
+  host.grace.set(facts, "pci.host_any_grace_hopper"_fact, src);
   // A lower bound from the GPUs the table knows holds whatever the others need.
   if (!sum.min_driver.empty()) {
-    facts.set("pci.min_driver_version", sum.min_driver, src);
-    facts.set("pci.min_driver_branch", static_cast<std::int64_t>(driver_branch(sum.min_driver)), src);
+    facts.set("pci.min_driver_version"_fact, sum.min_driver, src);
+    facts.set("pci.min_driver_branch"_fact, static_cast<std::int64_t>(driver_branch(sum.min_driver)), src);
   } else if (!sum.min_driver_undecided.empty()) {
-    facts.set_unknown("pci.min_driver_version", sum.min_driver_undecided, src);
-    facts.set("pci.min_driver_branch", std::int64_t{0}, src);
+    facts.set_unknown("pci.min_driver_version"_fact, sum.min_driver_undecided, src);
+    facts.set("pci.min_driver_branch"_fact, std::int64_t{0}, src);
   } else {
-    facts.set_absent("pci.min_driver_version", src, "no GPU here has a recorded first supporting driver");
-    facts.set("pci.min_driver_branch", std::int64_t{0}, src);
+    facts.set_absent("pci.min_driver_version"_fact, src, "no GPU here has a recorded first supporting driver");
+    facts.set("pci.min_driver_branch"_fact, std::int64_t{0}, src);
   }
 }
 
 void set_all_unknown(FactSet& facts, const std::string& reason, const std::string& src) {
-  for (std::string_view name : {"pci.nvidia_gpu_count", "pci.nvswitch_count", "pci.gpus", "pci.nvswitches",
-                                "pci.architectures", "pci.drivers_bound", "pci.any_blackwell", "pci.any_pre_turing",
-                                "pci.any_grace_hopper", "pci.host_any_blackwell", "pci.host_any_pre_turing",
-                                "pci.host_any_grace_hopper", "pci.gsp_firmware_files", "pci.min_driver_version",
-                                "pci.min_driver_branch"}) {
+  for (FactName name : {"pci.nvidia_gpu_count"_fact, "pci.nvswitch_count"_fact, "pci.gpus"_fact, "pci.nvswitches"_fact,
+                                "pci.architectures"_fact, "pci.drivers_bound"_fact, "pci.any_blackwell"_fact, "pci.any_pre_turing"_fact,
+                                "pci.any_grace_hopper"_fact, "pci.host_any_blackwell"_fact, "pci.host_any_pre_turing"_fact,
+                                "pci.host_any_grace_hopper"_fact, "pci.gsp_firmware_files"_fact, "pci.min_driver_version"_fact,
+                                "pci.min_driver_branch"_fact}) {
     facts.set_unknown(name, reason, src);
   }
 }
@@ -338,11 +340,11 @@ void probe_tegra(Host& host, FactSet& facts) {
   const std::string path(k_device_tree_compatible);
   auto text = host.read_file(path, k_max_compatible);
   if (text) {
-    facts.set("pci.tegra_soc", compatible_names_tegra(*text), path);
+    facts.set("pci.tegra_soc"_fact, compatible_names_tegra(*text), path);
   } else if (text.error().code == ENOENT) {
-    facts.set("pci.tegra_soc", false, path);  // no device tree: x86, or an ACPI arm64 server
+    facts.set("pci.tegra_soc"_fact, false, path);  // no device tree: x86, or an ACPI arm64 server
   } else {
-    facts.set_unknown("pci.tegra_soc", unreadable_reason(text.error(), host), path);
+    facts.set_unknown("pci.tegra_soc"_fact, unreadable_reason(text.error(), host), path);
   }
 }
 
@@ -418,8 +420,8 @@ void probe_pci(Host& host, const ProbeOptions&, FactSet& facts) {
     return;
   }
   set_summary(facts, sum, static_cast<int>(gpus.size()), src);
-  facts.set("pci.nvswitch_count", static_cast<std::int64_t>(switches.size()), src);
-  facts.set("pci.nvswitches", switch_lines, src);
+  facts.set("pci.nvswitch_count"_fact, static_cast<std::int64_t>(switches.size()), src);
+  facts.set("pci.nvswitches"_fact, switch_lines, src);
 }
 
 }  // namespace gd

@@ -55,18 +55,18 @@ GpuCodeCoverage gpu_code_coverage(const FatbinScan& scan) {
 void set_gpu_code_coverage_facts(FactSet& facts, std::string_view prefix, const FatbinScan& scan,
                                  const std::string& source) {
   GpuCodeCoverage coverage = gpu_code_coverage(scan);
-  facts.set(joined(prefix, "sass_covering"), names_where(coverage.sass, true), source);
-  facts.set(joined(prefix, "sass_partial"), names_where(coverage.sass, false), source);
-  facts.set(joined(prefix, "ptx_covering"), names_where(coverage.ptx, true), source);
-  facts.set(joined(prefix, "ptx_partial"), names_where(coverage.ptx, false), source);
+  facts.set(FactName::unchecked(joined(prefix, "sass_covering")), names_where(coverage.sass, true), source);
+  facts.set(FactName::unchecked(joined(prefix, "sass_partial")), names_where(coverage.sass, false), source);
+  facts.set(FactName::unchecked(joined(prefix, "ptx_covering")), names_where(coverage.ptx, true), source);
+  facts.set(FactName::unchecked(joined(prefix, "ptx_partial")), names_where(coverage.ptx, false), source);
   std::vector<std::string> counts;
   for (const auto* archs : {&coverage.sass, &coverage.ptx}) {
     for (const ArchCoverage& arch : *archs) {
       counts.push_back(arch.name + " " + std::to_string(arch.containers) + "/" + std::to_string(coverage.with_code));
     }
   }
-  facts.set(joined(prefix, "fatbin_arch_counts"), counts, source);
-  facts.set(joined(prefix, "fatbins_with_code"), static_cast<std::int64_t>(coverage.with_code), source);
+  facts.set(FactName::unchecked(joined(prefix, "fatbin_arch_counts")), counts, source);
+  facts.set(FactName::unchecked(joined(prefix, "fatbins_with_code")), static_cast<std::int64_t>(coverage.with_code), source);
 }
 
 std::vector<std::string> gpu_code_coverage_fact_names(std::string_view prefix) {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "core/fact_key.hpp"
 
 namespace gd {
 namespace {
@@ -88,7 +89,7 @@ void preflight_python(Host& host, const ProbeOptions& options, PythonDiscovery& 
     not_checked.push_back("the search for Python environments stopped at its limit (" + std::to_string(search.dirs_listed) +
                           " folders listed): give --python PATH for one it did not reach");
   }
-  facts.set("py.not_checked", not_checked, source);
+  facts.set("py.not_checked"_fact, not_checked, source);
   // The checked environment first, then every other one found, as py.envs lists them.
   found.envs.clear();
   found.chosen.reset();

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <optional>
 
+#include "core/fact_key.hpp"
 #include "probes/shared/cuda_fatbin.hpp"
 #include "probes/python/gpu_code_coverage.hpp"
 #include "probes/shared/library_file.hpp"
@@ -144,7 +145,7 @@ struct Stack {
   }
 };
 
-void set_list_or_unknown(FactSet& facts, std::string_view name, std::vector<std::string> values, bool unknown,
+void set_list_or_unknown(FactSet& facts, FactName name, std::vector<std::string> values, bool unknown,
                          const std::string& why, const std::string& source) {
   if (values.empty() && unknown) {
     facts.set_unknown(name, why, source);
@@ -155,43 +156,43 @@ void set_list_or_unknown(FactSet& facts, std::string_view name, std::vector<std:
 
 void environment_facts(FactSet& facts, const PythonDiscovery& found) {
   const std::string source = "PATH, VIRTUAL_ENV, CONDA_PREFIX, ./.venv, ~/.conda/environments.txt";
-  facts.set("py.interpreters", found.interpreters, "PATH");
+  facts.set("py.interpreters"_fact, found.interpreters, "PATH");
   const PythonEnv& env = *found.chosen;
   if (env.interpreter.empty()) {  // a pre-flight's site folder that no interpreter found imports
-    facts.set_absent("py.default.interpreter", env.found_via, "no interpreter found for " + env.site_dirs.front());
+    facts.set_absent("py.default.interpreter"_fact, env.found_via, "no interpreter found for " + env.site_dirs.front());
   } else {
-    facts.set("py.default.interpreter", env.interpreter, env.found_via);
+    facts.set("py.default.interpreter"_fact, env.interpreter, env.found_via);
   }
-  facts.set("py.default.prefix", env.prefix, env.found_via);
-  facts.set("py.default.kind", env.kind, env.prefix);
-  facts.set("py.default.via", env.found_via, source);
+  facts.set("py.default.prefix"_fact, env.prefix, env.found_via);
+  facts.set("py.default.kind"_fact, env.kind, env.prefix);
+  facts.set("py.default.via"_fact, env.found_via, source);
   if (env.version.empty()) {
-    facts.set_unknown("py.default.version", "no pyvenv.cfg, interpreter name or lib/pythonX.Y folder tells it", env.prefix);
+    facts.set_unknown("py.default.version"_fact, "no pyvenv.cfg, interpreter name or lib/pythonX.Y folder tells it", env.prefix);
   } else {
-    facts.set("py.default.version", env.version, env.prefix);
+    facts.set("py.default.version"_fact, env.version, env.prefix);
   }
-  facts.set("py.default.site_dirs", env.site_dirs, env.prefix);
+  facts.set("py.default.site_dirs"_fact, env.site_dirs, env.prefix);
 }
 
 void absent_environment(FactSet& facts, const PythonDiscovery& found) {
   const std::string source = "PATH, VIRTUAL_ENV, CONDA_PREFIX, ./.venv, ~/.conda/environments.txt";
   const std::string note = "no Python interpreter found";
-  facts.set("py.interpreters", found.interpreters, "PATH");
-  facts.set("py.envs", std::vector<std::string>{}, source);
-  for (const char* name : {"py.default.interpreter", "py.default.prefix", "py.default.kind", "py.default.via",
-                           "py.default.version", "py.default.site_dirs", "py.dists", "py.shadowed"}) {
+  facts.set("py.interpreters"_fact, found.interpreters, "PATH");
+  facts.set("py.envs"_fact, std::vector<std::string>{}, source);
+  for (FactName name : {"py.default.interpreter"_fact, "py.default.prefix"_fact, "py.default.kind"_fact, "py.default.via"_fact,
+                           "py.default.version"_fact, "py.default.site_dirs"_fact, "py.dists"_fact, "py.shadowed"_fact}) {
     facts.set_absent(name, source, note);
   }
-  facts.set("torch.installed", false, source);
-  for (const char* name : {"torch.version", "torch.release", "torch.cuda", "torch.hip", "torch.cpu_only",
-                           "torch.git_version", "torch.path", "torch.copies", "torch.copy_count", "torch.cuda_library",
-                           "torch.sass", "torch.ptx", "torch.fatbin_scan_ms", "torch.requires_unmet", "torch.triton_pin",
-                           "torch.triton_unmet", "wheels.nvidia", "wheels.cuda_families", "wheels.cuda_family_count", "wheels.other_family",
-                           "wheels.extensions_for_other_torch", "wheels.jax_cuda_major", "wheels.cupy_cuda_major",
-                           "ml.ld_library_path_shadows_wheels"}) {
+  facts.set("torch.installed"_fact, false, source);
+  for (FactName name : {"torch.version"_fact, "torch.release"_fact, "torch.cuda"_fact, "torch.hip"_fact, "torch.cpu_only"_fact,
+                           "torch.git_version"_fact, "torch.path"_fact, "torch.copies"_fact, "torch.copy_count"_fact, "torch.cuda_library"_fact,
+                           "torch.sass"_fact, "torch.ptx"_fact, "torch.fatbin_scan_ms"_fact, "torch.requires_unmet"_fact, "torch.triton_pin"_fact,
+                           "torch.triton_unmet"_fact, "wheels.nvidia"_fact, "wheels.cuda_families"_fact, "wheels.cuda_family_count"_fact, "wheels.other_family"_fact,
+                           "wheels.extensions_for_other_torch"_fact, "wheels.jax_cuda_major"_fact, "wheels.cupy_cuda_major"_fact,
+                           "ml.ld_library_path_shadows_wheels"_fact}) {
     facts.set_absent(name, source, note);
   }
-  for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_absent(name, source, note);
+  for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_absent(FactName::unchecked(name), source, note);
 }
 
 void dist_facts(Stack& stack) {
@@ -208,8 +209,8 @@ void dist_facts(Stack& stack) {
   const std::string source = "*.dist-info in py.default.site_dirs";
   bool unknown = !stack.scan.unreadable.empty();
   std::string why = unknown ? "site folders not listed: " + stack.scan.unreadable.front() : "";
-  set_list_or_unknown(stack.facts, "py.dists", visible, unknown, why, source);
-  set_list_or_unknown(stack.facts, "py.shadowed", shadowed, unknown, why, source);
+  set_list_or_unknown(stack.facts, "py.dists"_fact, visible, unknown, why, source);
+  set_list_or_unknown(stack.facts, "py.shadowed"_fact, shadowed, unknown, why, source);
 }
 
 /// The GPU code compiled into libtorch_cuda.so.
@@ -218,13 +219,13 @@ void torch_fatbin(Stack& stack, const std::string& torch_path, bool cuda_build) 
   const std::string library = torch_path + "/lib/libtorch_cuda.so";
   if (!cuda_build || !stack.host.stat(library)) {
     const char* note = cuda_build ? "torch/lib/libtorch_cuda.so not found" : "not a CUDA build of torch";
-    for (const char* name : {"torch.cuda_library", "torch.sass", "torch.ptx", "torch.fatbin_scan_ms"}) {
+    for (FactName name : {"torch.cuda_library"_fact, "torch.sass"_fact, "torch.ptx"_fact, "torch.fatbin_scan_ms"_fact}) {
       facts.set_absent(name, library, note);
     }
-    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_absent(name, library, note);
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_absent(FactName::unchecked(name), library, note);
     return;
   }
-  facts.set("torch.cuda_library", library, torch_path);
+  facts.set("torch.cuda_library"_fact, library, torch_path);
   auto start = std::chrono::steady_clock::now();
   // Reads only the headers' bytes: the capture (--json, replay) keeps every read, and
   // libtorch_cuda.so has a few thousand headers far apart (about 80 bytes of each are used).
@@ -236,15 +237,15 @@ void torch_fatbin(Stack& stack, const std::string& torch_path, bool cuda_build) 
                              std::to_string(scan.entries) + " entries)";
   if (scan.status != FatbinStatus::ok) {
     std::string why = std::string(to_string(scan.status)) + (scan.error.empty() ? "" : ": " + scan.error);
-    facts.set_unknown("torch.sass", why, library);
-    facts.set_unknown("torch.ptx", why, library);
-    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_unknown(name, why, library);
+    facts.set_unknown("torch.sass"_fact, why, library);
+    facts.set_unknown("torch.ptx"_fact, why, library);
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_unknown(FactName::unchecked(name), why, library);
   } else {
-    facts.set("torch.sass", sass_arch_names(scan), source);
-    facts.set("torch.ptx", ptx_arch_names(scan), source);
+    facts.set("torch.sass"_fact, sass_arch_names(scan), source);
+    facts.set("torch.ptx"_fact, ptx_arch_names(scan), source);
     set_gpu_code_coverage_facts(facts, "torch.", scan, source);
   }
-  facts.set("torch.fatbin_scan_ms", static_cast<std::int64_t>(ms), library);
+  facts.set("torch.fatbin_scan_ms"_fact, static_cast<std::int64_t>(ms), library);
 }
 
 /// torch's own pins (its METADATA's Requires-Dist on this platform) for the CUDA wheels and
@@ -262,9 +263,9 @@ void torch_pins(Stack& stack, const std::string& torch_site, const std::string& 
   std::optional<CoreMetadata> meta = torch_dist ? stack.metadata(*torch_dist) : std::nullopt;
   if (!meta) {
     const std::string why = torch_dist ? "torch's METADATA is unreadable" : "torch has no .dist-info next to it";
-    facts.set_unknown("torch.requires_unmet", why, torch_site);
-    facts.set_unknown("torch.triton_pin", why, torch_site);
-    facts.set_unknown("torch.triton_unmet", why, torch_site);
+    facts.set_unknown("torch.requires_unmet"_fact, why, torch_site);
+    facts.set_unknown("torch.triton_pin"_fact, why, torch_site);
+    facts.set_unknown("torch.triton_unmet"_fact, why, torch_site);
     return;
   }
   const std::string source = metadata_path(*torch_dist);
@@ -289,16 +290,16 @@ void torch_pins(Stack& stack, const std::string& torch_site, const std::string& 
       collect_unmet_requirements(requirement, stack.markers, installed, follow, unmet);
     }
   }
-  facts.set("torch.requires_unmet", unmet, source);
+  facts.set("torch.requires_unmet"_fact, unmet, source);
   if (triton_pin) {
-    facts.set("torch.triton_pin", *triton_pin, source);
+    facts.set("torch.triton_pin"_fact, *triton_pin, source);
   } else {
-    facts.set_absent("torch.triton_pin", source, "torch pins no triton on this platform");
+    facts.set_absent("torch.triton_pin"_fact, source, "torch pins no triton on this platform");
   }
   if (triton_unmet) {
-    facts.set("torch.triton_unmet", *triton_unmet, source);
+    facts.set("torch.triton_unmet"_fact, *triton_unmet, source);
   } else {
-    facts.set_absent("torch.triton_unmet", source, triton_pin ? "the pinned triton is installed" : "no triton pin");
+    facts.set_absent("torch.triton_unmet"_fact, source, triton_pin ? "the pinned triton is installed" : "no triton pin");
   }
 }
 
@@ -309,50 +310,50 @@ void torch_facts(Stack& stack) {
     if (stack.host.stat(dir + "/torch/__init__.py")) copies.push_back(dir + "/torch");
   }
   const std::string source = "torch/ in py.default.site_dirs";
-  facts.set("torch.installed", !copies.empty(), source);
-  facts.set("torch.copies", copies, source);
-  facts.set("torch.copy_count", static_cast<std::int64_t>(copies.size()), source);
+  facts.set("torch.installed"_fact, !copies.empty(), source);
+  facts.set("torch.copies"_fact, copies, source);
+  facts.set("torch.copy_count"_fact, static_cast<std::int64_t>(copies.size()), source);
   if (copies.empty()) {
-    for (const char* name : {"torch.version", "torch.release", "torch.cuda", "torch.hip", "torch.cpu_only",
-                             "torch.git_version", "torch.path", "torch.cuda_library", "torch.sass", "torch.ptx",
-                             "torch.fatbin_scan_ms", "torch.requires_unmet", "torch.triton_pin", "torch.triton_unmet"}) {
+    for (FactName name : {"torch.version"_fact, "torch.release"_fact, "torch.cuda"_fact, "torch.hip"_fact, "torch.cpu_only"_fact,
+                             "torch.git_version"_fact, "torch.path"_fact, "torch.cuda_library"_fact, "torch.sass"_fact, "torch.ptx"_fact,
+                             "torch.fatbin_scan_ms"_fact, "torch.requires_unmet"_fact, "torch.triton_pin"_fact, "torch.triton_unmet"_fact}) {
       facts.set_absent(name, source, "torch is not installed");
     }
     for (const std::string& name : gpu_code_coverage_fact_names("torch.")) {
-      facts.set_absent(name, source, "torch is not installed");
+      facts.set_absent(FactName::unchecked(name), source, "torch is not installed");
     }
     return;
   }
   const std::string& path = copies.front();
-  facts.set("torch.path", path, source);
+  facts.set("torch.path"_fact, path, source);
   const std::string version_file = path + "/version.py";
   auto text = stack.host.read_file(version_file, k_small_file);
   std::optional<TorchVersionFile> info = text ? parse_torch_version_py(*text) : std::nullopt;
   if (!info) {
     std::string why = text ? "torch/version.py has no __version__" : unreadable_reason(text.error(), stack.host);
-    for (const char* name : {"torch.version", "torch.release", "torch.cuda", "torch.hip", "torch.cpu_only",
-                             "torch.git_version", "torch.cuda_library", "torch.sass", "torch.ptx", "torch.fatbin_scan_ms"}) {
+    for (FactName name : {"torch.version"_fact, "torch.release"_fact, "torch.cuda"_fact, "torch.hip"_fact, "torch.cpu_only"_fact,
+                             "torch.git_version"_fact, "torch.cuda_library"_fact, "torch.sass"_fact, "torch.ptx"_fact, "torch.fatbin_scan_ms"_fact}) {
       facts.set_unknown(name, why, version_file);
     }
-    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_unknown(name, why, version_file);
+    for (const std::string& name : gpu_code_coverage_fact_names("torch.")) facts.set_unknown(FactName::unchecked(name), why, version_file);
   } else {
-    facts.set("torch.version", info->version, version_file);
-    facts.set("torch.release", release_of(info->version), version_file);
+    facts.set("torch.version"_fact, info->version, version_file);
+    facts.set("torch.release"_fact, release_of(info->version), version_file);
     if (info->cuda) {
-      facts.set("torch.cuda", *info->cuda, version_file);
+      facts.set("torch.cuda"_fact, *info->cuda, version_file);
     } else {
-      facts.set_absent("torch.cuda", version_file, "torch.version.cuda is None");
+      facts.set_absent("torch.cuda"_fact, version_file, "torch.version.cuda is None");
     }
     if (info->hip) {
-      facts.set("torch.hip", *info->hip, version_file);
+      facts.set("torch.hip"_fact, *info->hip, version_file);
     } else {
-      facts.set_absent("torch.hip", version_file, "torch.version.hip is None");
+      facts.set_absent("torch.hip"_fact, version_file, "torch.version.hip is None");
     }
-    facts.set("torch.cpu_only", !info->cuda && !info->hip, version_file);
+    facts.set("torch.cpu_only"_fact, !info->cuda && !info->hip, version_file);
     if (info->git_version.empty()) {
-      facts.set_absent("torch.git_version", version_file);
+      facts.set_absent("torch.git_version"_fact, version_file);
     } else {
-      facts.set("torch.git_version", info->git_version, version_file);
+      facts.set("torch.git_version"_fact, info->git_version, version_file);
     }
     torch_fatbin(stack, path, info->cuda.has_value());
   }
@@ -386,7 +387,7 @@ void wheel_facts(Stack& stack) {
   std::sort(families.begin(), families.end());
   // The wheels of the families torch does not use: its own is cu<major of torch.version.cuda>.
   std::string other;
-  if (auto cuda = facts.get_string("torch.cuda")) {
+  if (auto cuda = facts.get_string("torch.cuda"_fact)) {
     std::string own = "cu" + major_of(*cuda);
     for (const auto& [name, copies] : stack.scan.dists) {
       std::string family = nvidia_wheel_family(name);
@@ -396,23 +397,23 @@ void wheel_facts(Stack& stack) {
     if (own != "cu13" && !other.empty() && stack.installed("cuda-toolkit")) other += " cuda-toolkit";
   }
   if (!other.empty()) {
-    facts.set("wheels.other_family", other, source + " vs torch.cuda");
+    facts.set("wheels.other_family"_fact, other, source + " vs torch.cuda");
   } else {
-    facts.set_absent("wheels.other_family", source + " vs torch.cuda",
-                     facts.is_present("torch.cuda") ? "no wheel of another family" : "no CUDA torch");
+    facts.set_absent("wheels.other_family"_fact, source + " vs torch.cuda",
+                     facts.is_present("torch.cuda"_fact) ? "no wheel of another family" : "no CUDA torch");
   }
-  facts.set("wheels.nvidia", wheels, source);
-  facts.set("wheels.cuda_families", families, source);
-  facts.set("wheels.cuda_family_count", static_cast<std::int64_t>(families.size()), source);
+  facts.set("wheels.nvidia"_fact, wheels, source);
+  facts.set("wheels.cuda_families"_fact, families, source);
+  facts.set("wheels.cuda_family_count"_fact, static_cast<std::int64_t>(families.size()), source);
   if (jax_major) {
-    facts.set("wheels.jax_cuda_major", *jax_major, source);
+    facts.set("wheels.jax_cuda_major"_fact, *jax_major, source);
   } else {
-    facts.set_absent("wheels.jax_cuda_major", source, "no jax CUDA plugin installed");
+    facts.set_absent("wheels.jax_cuda_major"_fact, source, "no jax CUDA plugin installed");
   }
   if (cupy_major) {
-    facts.set("wheels.cupy_cuda_major", *cupy_major, source);
+    facts.set("wheels.cupy_cuda_major"_fact, *cupy_major, source);
   } else {
-    facts.set_absent("wheels.cupy_cuda_major", source, "no cupy-cudaNNx wheel installed");
+    facts.set_absent("wheels.cupy_cuda_major"_fact, source, "no cupy-cudaNNx wheel installed");
   }
 }
 
@@ -421,9 +422,9 @@ void wheel_facts(Stack& stack) {
 void extension_facts(Stack& stack) {
   FactSet& facts = stack.facts;
   const std::string source = "METADATA and direct_url.json of the torch extensions";
-  auto torch_version = facts.get_string("torch.version");
+  auto torch_version = facts.get_string("torch.version"_fact);
   if (!torch_version) {
-    facts.set_absent("wheels.extensions_for_other_torch", "torch.version", "torch is not installed");
+    facts.set_absent("wheels.extensions_for_other_torch"_fact, "torch.version"_fact, "torch is not installed");
     return;
   }
   std::vector<std::string> mismatched;
@@ -447,14 +448,14 @@ void extension_facts(Stack& stack) {
       }
     }
   }
-  facts.set("wheels.extensions_for_other_torch", mismatched, source);
+  facts.set("wheels.extensions_for_other_torch"_fact, mismatched, source);
 }
 
 /// CUDA libraries in LD_LIBRARY_PATH folders with the soname of a library the nvidia-* wheels
 /// ship, but of another version than the installed wheel.
 void ld_library_path_facts(Stack& stack) {
   FactSet& facts = stack.facts;
-  constexpr std::string_view k_fact = "ml.ld_library_path_shadows_wheels";
+  constexpr FactName k_fact = "ml.ld_library_path_shadows_wheels"_fact;
   auto value = stack.host.env("LD_LIBRARY_PATH");
   if (!value || value->empty()) {
     facts.set(k_fact, std::vector<std::string>{}, "env:LD_LIBRARY_PATH (unset)");
@@ -462,7 +463,7 @@ void ld_library_path_facts(Stack& stack) {
   }
   // The wheels of torch's own CUDA family are the ones its libraries are linked against.
   std::vector<std::string> family_suffixes = {"-cu12", "-cu13", "-cu11", ""};
-  if (auto cuda = facts.get_string("torch.cuda"); cuda && cuda->starts_with("13.")) {
+  if (auto cuda = facts.get_string("torch.cuda"_fact); cuda && cuda->starts_with("13.")) {
     family_suffixes = {"-cu13", "", "-cu12", "-cu11"};
   }
   std::vector<std::string> shadows;
@@ -510,19 +511,20 @@ void ld_library_path_facts(Stack& stack) {
 void extension_code_facts(Host& host, const std::vector<std::string>& paths, FactSet& facts) {
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const std::string prefix = "ext." + std::to_string(i) + ".";
-    facts.set(prefix + "path", paths[i], "--extension");
+    auto ext = [&](FactField<"ext.*."> field) { return field.at(static_cast<std::int64_t>(i)); };
+    facts.set(ext("path"), paths[i], "--extension");
     FatbinScanLimits limits;
     limits.read_window = 128;
     FatbinScan scan = scan_fat_binaries(host, paths[i], limits);
     if (scan.status != FatbinStatus::ok) {
       std::string why = std::string(to_string(scan.status)) + (scan.error.empty() ? "" : ": " + scan.error);
-      facts.set_unknown(prefix + "sass", why, paths[i]);
-      facts.set_unknown(prefix + "ptx", why, paths[i]);
-      for (const std::string& name : gpu_code_coverage_fact_names(prefix)) facts.set_unknown(name, why, paths[i]);
+      facts.set_unknown(ext("sass"), why, paths[i]);
+      facts.set_unknown(ext("ptx"), why, paths[i]);
+      for (const std::string& name : gpu_code_coverage_fact_names(prefix)) facts.set_unknown(FactName::unchecked(name), why, paths[i]);
       continue;
     }
-    facts.set(prefix + "sass", sass_arch_names(scan), paths[i]);
-    facts.set(prefix + "ptx", ptx_arch_names(scan), paths[i]);
+    facts.set(ext("sass"), sass_arch_names(scan), paths[i]);
+    facts.set(ext("ptx"), ptx_arch_names(scan), paths[i]);
     set_gpu_code_coverage_facts(facts, prefix, scan, paths[i]);
   }
 }
@@ -540,7 +542,7 @@ void other_env_facts(FactSet& facts, Host& host, const PythonDiscovery& found) {
     }
     envs.push_back(line);
   }
-  facts.set("py.envs", envs, "PATH, VIRTUAL_ENV, CONDA_PREFIX, ./.venv, ~/.conda/environments.txt, --python");
+  facts.set("py.envs"_fact, envs, "PATH, VIRTUAL_ENV, CONDA_PREFIX, ./.venv, ~/.conda/environments.txt, --python");
 }
 
 }  // namespace
@@ -565,7 +567,7 @@ void probe_python_stack(Host& host, const ProbeOptions& options, FactSet& facts)
   if (options.target) {
     preflight_python(host, options, found, facts);
   } else {
-    facts.set_absent("py.not_checked", "pre-flight", "only a pre-flight searches for environments");
+    facts.set_absent("py.not_checked"_fact, "pre-flight", "only a pre-flight searches for environments");
   }
   if (!found.chosen) {
     absent_environment(facts, found);

@@ -6,19 +6,20 @@
 #include <set>
 #include <string>
 #include <vector>
+#include "core/fact_key.hpp"
 
 namespace gd {
 namespace {
 
 constexpr std::string_view k_source = "pci.gpu.* (GPU table) and the nvidia module's version and GPU list";
 
-const Fact* present(const FactSet& facts, std::string_view name) {
+const Fact* present(const FactSet& facts, FactName name) {
   const Fact* fact = facts.find(name);
   return fact && fact->state == FactState::present ? fact : nullptr;
 }
 
 /// Why `name` gives no value: its reason when unknown, or that it was not collected.
-std::string why_missing(const FactSet& facts, std::string_view name) {
+std::string why_missing(const FactSet& facts, FactName name) {
   const Fact* fact = facts.find(name);
   if (!fact) {
     return std::string(name) + " was not collected";
@@ -36,12 +37,12 @@ bool passthrough_driver(std::string_view driver) {
 /// one modprobe would load. Nullopt with `why` when it cannot be told; an empty string when no
 /// module is installed at all (nothing is "too old" then: the not-built rule says so).
 std::optional<std::string> driver_version(const FactSet& facts, std::string& why) {
-  std::optional<bool> loaded = facts.get_bool("kmod.nvidia.loaded");
+  std::optional<bool> loaded = facts.get_bool("kmod.nvidia.loaded"_fact);
   if (!loaded) {
-    why = why_missing(facts, "kmod.nvidia.loaded");
+    why = why_missing(facts, "kmod.nvidia.loaded"_fact);
     return std::nullopt;
   }
-  std::string_view name = *loaded ? "kmod.nvidia.version" : "kmod.nvidia.disk_version";
+  const FactName name = *loaded ? "kmod.nvidia.version"_fact : "kmod.nvidia.disk_version"_fact;
   if (auto version = facts.get_string(name); version && present(facts, name)) {
     return *version;
   }
@@ -55,9 +56,9 @@ std::optional<std::string> driver_version(const FactSet& facts, std::string& why
 
 /// Bus ids under /proc/driver/nvidia/gpus ("0000:1b:00.0 NVIDIA B300 SXM6 AC" -> "0000:1b:00.0").
 std::optional<std::set<std::string, std::less<>>> listed_buses(const FactSet& facts) {
-  const Fact* fact = present(facts, "kmod.nvidia.gpus");
+  const Fact* fact = present(facts, "kmod.nvidia.gpus"_fact);
   if (!fact) {
-    const Fact* any = facts.find("kmod.nvidia.gpus");
+    const Fact* any = facts.find("kmod.nvidia.gpus"_fact);
     if (any && any->state == FactState::absent) {
       return std::set<std::string, std::less<>>{};  // not loaded: lists nothing
     }
@@ -103,12 +104,12 @@ std::optional<int> compare_driver_versions(std::string_view a, std::string_view 
 void record_gpu_support(FactSet& facts) {
   const std::string source(k_source);
   auto set_unknown = [&](const std::string& reason) {
-    for (std::string_view name : {"kmod.nvidia.gpus_too_new", "kmod.nvidia.needed_version", "kmod.nvidia.needed_branch"}) {
+    for (FactName name : {"kmod.nvidia.gpus_too_new"_fact, "kmod.nvidia.needed_version"_fact, "kmod.nvidia.needed_branch"_fact}) {
       facts.set_unknown(name, reason, source);
     }
   };
-  if (!present(facts, "pci.nvidia_gpu_count")) {
-    set_unknown(why_missing(facts, "pci.nvidia_gpu_count"));
+  if (!present(facts, "pci.nvidia_gpu_count"_fact)) {
+    set_unknown(why_missing(facts, "pci.nvidia_gpu_count"_fact));
     return;
   }
   std::string version_why;
@@ -125,8 +126,8 @@ void record_gpu_support(FactSet& facts) {
       continue;
     }
     const std::string gpu = name.substr(0, name.size() - k_suffix.size());  // "pci.gpu.0"
-    const std::string bus = facts.get_string(name).value_or("");
-    const std::optional<std::string> driver = present(facts, gpu + ".driver") ? facts.get_string(gpu + ".driver")
+    const std::string bus = facts.get_string(FactName::unchecked(name)).value_or("");
+    const std::optional<std::string> driver = present(facts, FactName::unchecked(gpu + ".driver")) ? facts.get_string(FactName::unchecked(gpu + ".driver"))
                                                                                : std::nullopt;
     if (driver && (*driver == "nvidia" || passthrough_driver(*driver))) {
       continue;  // driven by nvidia (it probed and accepted it), or handed to a VM
@@ -135,17 +136,17 @@ void record_gpu_support(FactSet& facts) {
       continue;  // the driver lists it: it accepted the chip
     }
     if (!driver) {
-      undecided = why_missing(facts, gpu + ".driver");  // it may be on vfio-pci
+      undecided = why_missing(facts, FactName::unchecked(gpu + ".driver"));  // it may be on vfio-pci
       continue;
     }
-    const Fact* min_fact = facts.find(gpu + ".min_driver_version");
+    const Fact* min_fact = facts.find(FactName::unchecked(gpu + ".min_driver_version"));
     if (min_fact && min_fact->state == FactState::absent) {
       continue;  // no first release recorded (pre-Blackwell GPUs, or the table has none)
     }
-    std::optional<std::string> min = present(facts, gpu + ".min_driver_version")
-                                         ? facts.get_string(gpu + ".min_driver_version") : std::nullopt;
+    std::optional<std::string> min = present(facts, FactName::unchecked(gpu + ".min_driver_version"))
+                                         ? facts.get_string(FactName::unchecked(gpu + ".min_driver_version")) : std::nullopt;
     if (!min) {
-      undecided = why_missing(facts, gpu + ".min_driver_version");
+      undecided = why_missing(facts, FactName::unchecked(gpu + ".min_driver_version"));
       continue;
     }
     if (!version) {
@@ -161,8 +162,8 @@ void record_gpu_support(FactSet& facts) {
       continue;
     }
     if (*order < 0) {
-      std::string line = bus + " 10de:" + facts.get_string(gpu + ".device_id").value_or("????");
-      if (auto chip = facts.get_string(gpu + ".chip"); chip && present(facts, gpu + ".chip")) {
+      std::string line = bus + " 10de:" + facts.get_string(FactName::unchecked(gpu + ".device_id")).value_or("????");
+      if (auto chip = facts.get_string(FactName::unchecked(gpu + ".chip")); chip && present(facts, FactName::unchecked(gpu + ".chip"))) {
         line += " " + *chip;
       }
       too_new.push_back(line + " (first supported by " + *min + ")");
@@ -175,16 +176,16 @@ void record_gpu_support(FactSet& facts) {
     set_unknown(undecided);
     return;
   }
-  facts.set("kmod.nvidia.gpus_too_new", too_new, source);
+  facts.set("kmod.nvidia.gpus_too_new"_fact, too_new, source);
   if (needed.empty()) {
-    facts.set_absent("kmod.nvidia.needed_version", source, "the driver is not too old for any GPU here");
-    facts.set_absent("kmod.nvidia.needed_branch", source, "the driver is not too old for any GPU here");
+    facts.set_absent("kmod.nvidia.needed_version"_fact, source, "the driver is not too old for any GPU here");
+    facts.set_absent("kmod.nvidia.needed_branch"_fact, source, "the driver is not too old for any GPU here");
     return;
   }
-  facts.set("kmod.nvidia.needed_version", needed, source);
+  facts.set("kmod.nvidia.needed_version"_fact, needed, source);
   std::int64_t branch = 0;
   std::from_chars(needed.data(), needed.data() + needed.size(), branch);
-  facts.set("kmod.nvidia.needed_branch", branch, source);
+  facts.set("kmod.nvidia.needed_branch"_fact, branch, source);
 }
 
 }  // namespace gd

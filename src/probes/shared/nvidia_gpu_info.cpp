@@ -1,5 +1,6 @@
 #include "probes/shared/nvidia_gpu_info.hpp"
 
+#include "core/fact_key.hpp"
 #include "util/text_split.hpp"
 
 #include <array>
@@ -101,7 +102,7 @@ std::map<std::string, std::string, std::less<>> parse_nvidia_params(std::string_
 
 void record_nvidia_params(Host& host, FactSet& facts) {
   const std::string source(k_params_path);
-  constexpr std::string_view k_fact = "kmod.nvidia.params.enable_gpu_firmware";
+  constexpr FactName k_fact = "kmod.nvidia.params.enable_gpu_firmware"_fact;
   auto text = host.read_file(k_params_path, k_max_proc_file);
   if (!text) {
     if (text.error().code == ENOENT) {
@@ -127,13 +128,13 @@ void record_nvidia_params(Host& host, FactSet& facts) {
 
 void record_gpu_information(Host& host, FactSet& facts) {
   const std::string source = std::string(k_gpus_dir) + "/*/information";
-  constexpr std::array<std::string_view, 6> k_facts = {
-      "kmod.nvidia.gpu_count",     "kmod.nvidia.gpus",          "kmod.nvidia.gpu_firmware_versions",
-      "kmod.nvidia.device_minors", "kmod.nvidia.excluded_gpus", "kmod.nvidia.gpu_firmware_missing",
+  constexpr std::array<FactName, 6> k_facts = {
+      "kmod.nvidia.gpu_count"_fact,     "kmod.nvidia.gpus"_fact,          "kmod.nvidia.gpu_firmware_versions"_fact,
+      "kmod.nvidia.device_minors"_fact, "kmod.nvidia.excluded_gpus"_fact, "kmod.nvidia.gpu_firmware_missing"_fact,
   };
   auto names = host.list_dir(k_gpus_dir);
   if (!names) {
-    for (std::string_view fact : k_facts) {
+    for (FactName fact : k_facts) {
       if (names.error().code == ENOENT) {
         facts.set_absent(fact, source, "no /proc/driver/nvidia/gpus: the nvidia module is not loaded");
       } else {
@@ -175,19 +176,19 @@ void record_gpu_information(Host& host, FactSet& facts) {
       excluded.push_back(bus);
     }
   }
-  facts.set("kmod.nvidia.gpu_count", count, source);
+  facts.set("kmod.nvidia.gpu_count"_fact, count, source);
   if (!unreadable.empty()) {
     // Lists built from part of the GPUs would mislead: say which file failed.
-    for (std::string_view fact : std::span(k_facts).subspan(1)) {
+    for (FactName fact : std::span(k_facts).subspan(1)) {
       facts.set_unknown(fact, unreadable, source);
     }
     return;
   }
-  facts.set("kmod.nvidia.gpus", gpus, source);
-  facts.set("kmod.nvidia.gpu_firmware_versions", firmware, source);
-  facts.set("kmod.nvidia.device_minors", minors, source);
-  facts.set("kmod.nvidia.excluded_gpus", excluded, source);
-  facts.set("kmod.nvidia.gpu_firmware_missing", firmware_missing, source);
+  facts.set("kmod.nvidia.gpus"_fact, gpus, source);
+  facts.set("kmod.nvidia.gpu_firmware_versions"_fact, firmware, source);
+  facts.set("kmod.nvidia.device_minors"_fact, minors, source);
+  facts.set("kmod.nvidia.excluded_gpus"_fact, excluded, source);
+  facts.set("kmod.nvidia.gpu_firmware_missing"_fact, firmware_missing, source);
 }
 
 }  // namespace gd

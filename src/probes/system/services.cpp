@@ -3,6 +3,7 @@
 #include <array>
 #include <cerrno>
 
+#include "core/fact_key.hpp"
 #include "probes/system/libc_version.hpp"
 #include "probes/system/os_release.hpp"
 
@@ -21,12 +22,12 @@ constexpr std::array<std::string_view, 2> k_os_release = {"/etc/os-release", "/u
 constexpr std::string_view k_nixos_marker = "/etc/NIXOS";  // every NixOS system has it (nixos/modules/system/activation)
 
 struct Daemon {
-  std::string_view fact;
+  FactName fact;
   std::string_view comm;  // /proc/PID/comm: the program name cut to 15 characters
 };
 constexpr std::array<Daemon, 2> k_daemons = {{
-    {"service.persistenced.running", "nvidia-persiste"},  // /usr/bin/nvidia-persistenced
-    {"service.fabricmanager.running", "nv-fabricmanage"},  // /usr/bin/nv-fabricmanager (nvidia-fabricmanager.service)
+    {"service.persistenced.running"_fact, "nvidia-persiste"},  // /usr/bin/nvidia-persistenced
+    {"service.fabricmanager.running"_fact, "nv-fabricmanage"},  // /usr/bin/nv-fabricmanager (nvidia-fabricmanager.service)
 }};
 
 void probe_os_release(Host& host, FactSet& facts) {
@@ -44,22 +45,22 @@ void probe_os_release(Host& host, FactSet& facts) {
     auto fields = parse_os_release(*text);
     // os-release(5): "If not set, a default of ID=linux may be used."
     std::string id = fields.contains("ID") ? fields["ID"] : "linux";
-    facts.set("system.os_id", id, src);
-    for (auto [key, fact] : {std::pair{"VERSION_ID", "system.os_version"}, std::pair{"ID_LIKE", "system.os_like"},
-                             std::pair{"PRETTY_NAME", "system.os_pretty_name"}}) {
+    facts.set("system.os_id"_fact, id, src);
+    for (auto [key, fact] : {std::pair{"VERSION_ID", "system.os_version"_fact}, std::pair{"ID_LIKE", "system.os_like"_fact},
+                             std::pair{"PRETTY_NAME", "system.os_pretty_name"_fact}}) {
       if (fields.contains(key)) {
         facts.set(fact, fields[key], src);
       } else {
         facts.set_absent(fact, src, std::string(key) + " is not set");
       }
     }
-    facts.set("system.is_nixos", id == "nixos" || nixos_marker, src);
+    facts.set("system.is_nixos"_fact, id == "nixos" || nixos_marker, src);
     return;
   }
-  for (auto fact : {"system.os_id", "system.os_version", "system.os_like", "system.os_pretty_name"}) {
+  for (FactName fact : {"system.os_id"_fact, "system.os_version"_fact, "system.os_like"_fact, "system.os_pretty_name"_fact}) {
     facts.set_unknown(fact, problem, std::string(k_os_release.front()));
   }
-  facts.set("system.is_nixos", nixos_marker, std::string(k_nixos_marker));
+  facts.set("system.is_nixos"_fact, nixos_marker, std::string(k_nixos_marker));
 }
 
 void probe_wsl(Host& host, FactSet& facts) {
@@ -70,28 +71,28 @@ void probe_wsl(Host& host, FactSet& facts) {
   };
   auto version = host.read_file("/proc/version", k_max_proc_version);
   if (version) {
-    facts.set("system.is_wsl2", is_wsl2(*version), "/proc/version");
+    facts.set("system.is_wsl2"_fact, is_wsl2(*version), "/proc/version");
     return;
   }
-  std::string release = facts.get_string("host.kernel_release").value_or(host.uname().release);
+  std::string release = facts.get_string("host.kernel_release"_fact).value_or(host.uname().release);
   if (!release.empty()) {
-    facts.set("system.is_wsl2", is_wsl2(release), "uname");
+    facts.set("system.is_wsl2"_fact, is_wsl2(release), "uname");
   } else {
-    facts.set_unknown("system.is_wsl2", "/proc/version: " + unreadable_reason(version.error(), host), "/proc/version");
+    facts.set_unknown("system.is_wsl2"_fact, "/proc/version: " + unreadable_reason(version.error(), host), "/proc/version");
   }
 }
 
 void probe_libc(Host& host, FactSet& facts) {
-  std::string arch = facts.get_string("host.arch").value_or(host.uname().machine);
-  std::string generator = facts.get_string("lib.ldcache.generator").value_or("");
+  std::string arch = facts.get_string("host.arch"_fact).value_or(host.uname().machine);
+  std::string generator = facts.get_string("lib.ldcache.generator"_fact).value_or("");
   LibcInfo info = detect_libc(host, arch, generator);
-  facts.set("system.libc", info.libc, info.evidence.empty() ? "glibc and musl loader paths" : info.evidence);
+  facts.set("system.libc"_fact, info.libc, info.evidence.empty() ? "glibc and musl loader paths" : info.evidence);
   if (info.libc != "glibc") {
-    facts.set_absent("system.glibc_version", info.evidence, "no glibc on this host");
+    facts.set_absent("system.glibc_version"_fact, info.evidence, "no glibc on this host");
   } else if (info.version.empty()) {
-    facts.set_unknown("system.glibc_version", "no libc-2.NN.so name, ldd script or version banner found", info.evidence);
+    facts.set_unknown("system.glibc_version"_fact, "no libc-2.NN.so name, ldd script or version banner found", info.evidence);
   } else {
-    facts.set("system.glibc_version", info.version, info.source);
+    facts.set("system.glibc_version"_fact, info.version, info.source);
   }
 }
 
@@ -120,9 +121,9 @@ void probe_daemons(Host& host, FactSet& facts) {
   }
   // Inside a container the host's daemons live in another PID namespace: not seeing them
   // says nothing.
-  bool in_container = facts.get_bool("container.in_container").value_or(false);
+  bool in_container = facts.get_bool("container.in_container"_fact).value_or(false);
   for (std::size_t i = 0; i < k_daemons.size(); ++i) {
-    std::string fact(k_daemons[i].fact);
+    const FactName fact = k_daemons[i].fact;
     if (!entries) {
       facts.set_unknown(fact, "/proc: " + unreadable_reason(entries.error(), host), "/proc");
     } else if (running[i]) {

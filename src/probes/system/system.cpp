@@ -1,24 +1,25 @@
 #include "probes/system/system.hpp"
+#include "core/fact_key.hpp"
 
 namespace gd {
 
 void probe_system(Host& host, const ProbeOptions&, FactSet& facts) {
   Uname u = host.uname();
   if (u.machine.empty()) {
-    facts.set_unknown("host.arch", "uname gave no machine", "uname");
+    facts.set_unknown("host.arch"_fact, "uname gave no machine", "uname");
   } else {
-    facts.set("host.arch", u.machine, "uname");
+    facts.set("host.arch"_fact, u.machine, "uname");
   }
   if (u.release.empty()) {
-    facts.set_unknown("host.kernel_release", "uname gave no release", "uname");
+    facts.set_unknown("host.kernel_release"_fact, "uname gave no release", "uname");
   } else {
-    facts.set("host.kernel_release", u.release, "uname");
+    facts.set("host.kernel_release"_fact, u.release, "uname");
   }
-  facts.set("host.uid", static_cast<std::int64_t>(host.identity().uid), "geteuid");
+  facts.set("host.uid"_fact, static_cast<std::int64_t>(host.identity().uid), "geteuid");
   if (u.nodename.empty()) {
-    facts.set_absent("host.name", "uname");
+    facts.set_absent("host.name"_fact, "uname");
   } else {
-    facts.set("host.name", u.nodename, "uname");
+    facts.set("host.name"_fact, u.nodename, "uname");
   }
 }
 

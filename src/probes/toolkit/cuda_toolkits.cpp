@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fact_key.hpp"
 #include "probes/toolkit/cuda_version_file.hpp"
 #include "probes/shared/library_file.hpp"
 #include "probes/toolkit/nvcc_host_compiler.hpp"
@@ -364,18 +365,18 @@ void set_search_facts(Search& search, FactSet& facts) {
   if (!search.problems.empty()) {
     // A toolkit may hide behind what could not be read: the list would be short, not complete.
     std::string reason = joined(search.problems, "; ") + (list.empty() ? "" : "; found: " + joined(list, ", "));
-    facts.set_unknown("toolkit.list", reason, source);
-    facts.set_unknown("toolkit.count", reason, source);
+    facts.set_unknown("toolkit.list"_fact, reason, source);
+    facts.set_unknown("toolkit.count"_fact, reason, source);
     return;
   }
-  facts.set("toolkit.count", static_cast<std::int64_t>(list.size()), source);
-  facts.set("toolkit.list", std::move(list), source);
+  facts.set("toolkit.count"_fact, static_cast<std::int64_t>(list.size()), source);
+  facts.set("toolkit.list"_fact, std::move(list), source);
 }
 
 constexpr std::array k_build_facts = {
-    "toolkit.build.path",           "toolkit.build.via",           "toolkit.build.has_nvcc",
-    "toolkit.build.root",           "toolkit.build.version",       "toolkit.build.host_compiler",
-    "toolkit.build.host_compiler_major", "toolkit.build.max_gcc_major", "toolkit.build.host_compiler_unsupported",
+    "toolkit.build.path"_fact,           "toolkit.build.via"_fact,           "toolkit.build.has_nvcc"_fact,
+    "toolkit.build.root"_fact,           "toolkit.build.version"_fact,       "toolkit.build.host_compiler"_fact,
+    "toolkit.build.host_compiler_major"_fact, "toolkit.build.max_gcc_major"_fact, "toolkit.build.host_compiler_unsupported"_fact,
 };
 
 void set_host_compiler_facts(const HostCompiler& compiler, const std::vector<std::string>& not_read,
@@ -386,26 +387,26 @@ void set_host_compiler_facts(const HostCompiler& compiler, const std::vector<std
   }
   if (compiler.path.empty()) {
     if (!compiler.problem.empty()) {
-      for (auto name : {"toolkit.build.host_compiler", "toolkit.build.host_compiler_major",
-                        "toolkit.build.host_compiler_unsupported"}) {
+      for (FactName name : {"toolkit.build.host_compiler"_fact, "toolkit.build.host_compiler_major"_fact,
+                        "toolkit.build.host_compiler_unsupported"_fact}) {
         facts.set_unknown(name, compiler.problem, source);
       }
       return;
     }
     std::string note = compiler.requested + " not found";
-    for (auto name : {"toolkit.build.host_compiler", "toolkit.build.host_compiler_major",
-                      "toolkit.build.host_compiler_unsupported"}) {
+    for (FactName name : {"toolkit.build.host_compiler"_fact, "toolkit.build.host_compiler_major"_fact,
+                      "toolkit.build.host_compiler_unsupported"_fact}) {
       facts.set_absent(name, source, note);
     }
     return;
   }
-  facts.set("toolkit.build.host_compiler", host_compiler_text(compiler), source);
+  facts.set("toolkit.build.host_compiler"_fact, host_compiler_text(compiler), source);
   if (compiler.major) {
-    facts.set("toolkit.build.host_compiler_major", static_cast<std::int64_t>(*compiler.major), compiler.real_path);
+    facts.set("toolkit.build.host_compiler_major"_fact, static_cast<std::int64_t>(*compiler.major), compiler.real_path);
   } else {
-    facts.set_unknown("toolkit.build.host_compiler_major", compiler.major_problem, compiler.real_path);
+    facts.set_unknown("toolkit.build.host_compiler_major"_fact, compiler.major_problem, compiler.real_path);
   }
-  const char* unsupported = "toolkit.build.host_compiler_unsupported";
+  constexpr FactName unsupported = "toolkit.build.host_compiler_unsupported"_fact;
   if (!limit) {
     facts.set_absent(unsupported, source, "no nvcc in the build's toolkit");
   } else if (compiler.family != "gcc") {
@@ -423,7 +424,7 @@ void set_host_compiler_facts(const HostCompiler& compiler, const std::vector<std
 void set_build_facts(Host& host, Search& search, const BuildHome& home, std::string_view path_value,
                      std::string_view arch, FactSet& facts) {
   if (home.path.empty()) {
-    for (const char* name : k_build_facts) {
+    for (FactName name : k_build_facts) {
       if (home.problem.empty()) {
         facts.set_absent(name, "torch.utils.cpp_extension CUDA_HOME search", home.note);
       } else {
@@ -433,40 +434,40 @@ void set_build_facts(Host& host, Search& search, const BuildHome& home, std::str
     return;
   }
   std::string via_source = home.via == "PATH" || home.via == k_usr_local_cuda ? home.via : "env:" + home.via;
-  facts.set("toolkit.build.path", home.path, via_source);
-  facts.set("toolkit.build.via", home.via, via_source);
+  facts.set("toolkit.build.path"_fact, home.path, via_source);
+  facts.set("toolkit.build.via"_fact, home.via, via_source);
 
   std::string nvcc = join_path(home.path, "bin/nvcc");
   std::optional<HostConfigLimit> limit;  // set when the build has an nvcc
   auto st = host.stat(nvcc);
   if (st && st->kind == FileKind::regular) {
-    facts.set("toolkit.build.has_nvcc", true, nvcc);
+    facts.set("toolkit.build.has_nvcc"_fact, true, nvcc);
     Toolkit& toolkit = add_toolkit(host, search, nvcc, home.path, home.via);
     if (toolkit.version.best().empty() && toolkit.version.problem.empty()) {
       toolkit.version = read_version(host, toolkit);  // not in the list (should not happen): read it now
     }
-    facts.set("toolkit.build.root", toolkit.root, nvcc);
+    facts.set("toolkit.build.root"_fact, toolkit.root, nvcc);
     if (!toolkit.version.best().empty()) {
-      facts.set("toolkit.build.version", toolkit.version.best(), toolkit.version.source);
+      facts.set("toolkit.build.version"_fact, toolkit.version.best(), toolkit.version.source);
     } else {
-      facts.set_unknown("toolkit.build.version", toolkit.version.problem, toolkit.root);
+      facts.set_unknown("toolkit.build.version"_fact, toolkit.version.problem, toolkit.root);
     }
     limit = read_host_config(host, toolkit.root, arch);
     if (limit->max_gcc_major) {
-      facts.set("toolkit.build.max_gcc_major", static_cast<std::int64_t>(*limit->max_gcc_major), limit->source);
+      facts.set("toolkit.build.max_gcc_major"_fact, static_cast<std::int64_t>(*limit->max_gcc_major), limit->source);
     } else {
-      facts.set_unknown("toolkit.build.max_gcc_major", limit->problem, limit->source);
+      facts.set_unknown("toolkit.build.max_gcc_major"_fact, limit->problem, limit->source);
     }
   } else if (st || is_missing(st.error())) {
     std::string note = "no nvcc at " + nvcc + ": the build fails";
-    facts.set("toolkit.build.has_nvcc", false, nvcc);
-    for (auto name : {"toolkit.build.root", "toolkit.build.version", "toolkit.build.max_gcc_major"}) {
+    facts.set("toolkit.build.has_nvcc"_fact, false, nvcc);
+    for (FactName name : {"toolkit.build.root"_fact, "toolkit.build.version"_fact, "toolkit.build.max_gcc_major"_fact}) {
       facts.set_absent(name, nvcc, note);
     }
   } else {
     std::string reason = unreadable_reason(st.error(), host);
-    for (auto name : {"toolkit.build.has_nvcc", "toolkit.build.root", "toolkit.build.version",
-                      "toolkit.build.max_gcc_major"}) {
+    for (FactName name : {"toolkit.build.has_nvcc"_fact, "toolkit.build.root"_fact, "toolkit.build.version"_fact,
+                      "toolkit.build.max_gcc_major"_fact}) {
       facts.set_unknown(name, reason, nvcc);
     }
   }
@@ -483,24 +484,24 @@ void probe_cuda_toolkits(Host& host, const ProbeOptions&, FactSet& facts) {
   std::string path_value = path_env.value_or(std::string(k_default_path));
   CudaEnv env{host.env("CUDA_HOME"), host.env("CUDA_PATH")};
   std::optional<std::string> conda_prefix = host.env("CONDA_PREFIX");
-  std::string arch = facts.get_string("host.arch").value_or(host.uname().machine);
+  std::string arch = facts.get_string("host.arch"_fact).value_or(host.uname().machine);
 
   // What the variables name.
   if (env.cuda_home && !env.cuda_home->empty()) {
-    facts.set("toolkit.cuda_home", *env.cuda_home, "env:CUDA_HOME");
+    facts.set("toolkit.cuda_home"_fact, *env.cuda_home, "env:CUDA_HOME");
   } else if (env.cuda_path) {
-    facts.set("toolkit.cuda_home", *env.cuda_path, "env:CUDA_PATH");
+    facts.set("toolkit.cuda_home"_fact, *env.cuda_path, "env:CUDA_PATH");
   } else {
-    facts.set_absent("toolkit.cuda_home", "env:CUDA_HOME, env:CUDA_PATH");
+    facts.set_absent("toolkit.cuda_home"_fact, "env:CUDA_HOME, env:CUDA_PATH");
   }
   PathLookup nvcc_on_path = find_on_path(host, path_value, "nvcc");
   std::string path_source = path_env ? "env:PATH" : "default PATH " + std::string(k_default_path);
   if (!nvcc_on_path.found.empty()) {
-    facts.set("toolkit.nvcc_on_path", nvcc_on_path.found, path_source);
+    facts.set("toolkit.nvcc_on_path"_fact, nvcc_on_path.found, path_source);
   } else if (!nvcc_on_path.problem.empty()) {
-    facts.set_unknown("toolkit.nvcc_on_path", nvcc_on_path.problem, path_source);
+    facts.set_unknown("toolkit.nvcc_on_path"_fact, nvcc_on_path.problem, path_source);
   } else {
-    facts.set_absent("toolkit.nvcc_on_path", path_source);
+    facts.set_absent("toolkit.nvcc_on_path"_fact, path_source);
   }
 
   // Every toolkit, in the order an extension build would prefer them.

@@ -6,8 +6,10 @@
 #include "fleet/report_diff.hpp"
 #include "fleet/report_digest.hpp"
 #include "replayed_reports.hpp"
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using nlohmann::json;
 
@@ -23,9 +25,9 @@ json planted_report() {
   json& f = r["findings"].at(0);
   f["title"] = f["title"].get<std::string>() + " " + std::string(k_hf);
   f["fix"].insert(f["fix"].begin(), "pip install --index-url https://u:hunter2@pypi.example.com/simple " + std::string(k_ghp));
-  r["facts"]["env.ld_library_path"]["value"] = "/opt/" + std::string(k_hf) + "/lib";
+  r["facts"]["env.ld_library_path"_fact]["value"] = "/opt/" + std::string(k_hf) + "/lib";
   r["facts"][std::string(k_ghp)] = json{{"state", "present"}, {"value", std::string(k_aws)}};
-  r["facts"]["torch.git_version"] = json{{"state", "present"}, {"value", "70d99e998b4955e0049d13a98d77ae1b14db1f45"}};
+  r["facts"]["torch.git_version"_fact] = json{{"state", "present"}, {"value", "70d99e998b4955e0049d13a98d77ae1b14db1f45"}};
   return r;
 }
 
@@ -52,9 +54,9 @@ TEST_CASE("diff: a foreign report's findings, facts and host lose their tokens",
   REQUIRE(a);
   REQUIRE(b);
   CHECK(a->host == "<secret>");
-  CHECK(a->facts["env.ld_library_path"]["value"] == "/opt/<secret>/lib");
+  CHECK(a->facts["env.ld_library_path"_fact]["value"] == "/opt/<secret>/lib");
   CHECK(a->facts.contains("<secret>"));
-  CHECK(a->facts["torch.git_version"]["value"] == "70d99e998b4955e0049d13a98d77ae1b14db1f45");  // no secret
+  CHECK(a->facts["torch.git_version"_fact]["value"] == "70d99e998b4955e0049d13a98d77ae1b14db1f45");  // no secret
   gd::ReportDiff diff = gd::diff_reports(*a, *b, gd::ShowVolatile::yes);
   std::string text = gd::render_diff_text(*a, *b, diff, gd::DiffTextOptions{true});
   std::string json_text = gd::render_diff_json(*a, *b, diff).dump();

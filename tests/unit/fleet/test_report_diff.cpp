@@ -7,8 +7,10 @@
 #include "fleet/diff_render.hpp"
 #include "fleet/fact_layers.hpp"
 #include "replayed_reports.hpp"
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using nlohmann::json;
 
@@ -72,17 +74,17 @@ TEST_CASE("diff: two captured hosts: the findings only one has, then the facts b
 TEST_CASE("diff: changed, missing and volatile facts", "[fleet][diff]") {
   json base = json::parse(gd::test::replayed_report_json("h200-live-580.159.04", "n1"));
   json other = base;
-  other["facts"]["kmod.nvidia.version"] = {{"state", "present"}, {"type", "version"}, {"value", "575.57.08"}, {"source", "x"}};
-  other["facts"]["cuda.helper.duration_ms"]["value"] = 99999;
-  other["facts"]["nvml.init.result"] = {{"state", "unknown"}, {"reason", "timed out"}};
-  other["facts"].erase("klog.readable");
+  other["facts"]["kmod.nvidia.version"_fact] = {{"state", "present"}, {"type", "version"}, {"value", "575.57.08"}, {"source", "x"}};
+  other["facts"]["cuda.helper.duration_ms"_fact]["value"] = 99999;
+  other["facts"]["nvml.init.result"_fact] = {{"state", "unknown"}, {"reason", "timed out"}};
+  other["facts"].erase("klog.readable"_fact);
   other["facts"]["future.fact"] = {{"state", "present"}, {"value", true}};
-  other["facts"]["pci.gpus"]["source"] = "elsewhere";  // only the source differs: the same fact
+  other["facts"]["pci.gpus"_fact]["source"] = "elsewhere";  // only the source differs: the same fact
   // Absent for another reason, or absent here and not in the other report at all: no difference.
-  REQUIRE(base["facts"]["cuda.clean_env.init.result"]["state"] == "absent");
-  other["facts"]["cuda.clean_env.init.result"]["reason"] = "some other reason";
-  REQUIRE(base["facts"]["cuda.clean_env.device_count"]["state"] == "absent");
-  other["facts"].erase("cuda.clean_env.device_count");
+  REQUIRE(base["facts"]["cuda.clean_env.init.result"_fact]["state"] == "absent");
+  other["facts"]["cuda.clean_env.init.result"_fact]["reason"] = "some other reason";
+  REQUIRE(base["facts"]["cuda.clean_env.device_count"_fact]["state"] == "absent");
+  other["facts"].erase("cuda.clean_env.device_count"_fact);
   auto a = gd::diff_side_from_report(base, "a.json", "report");
   auto b = gd::diff_side_from_report(other, "b.json", "report");
   REQUIRE(a);
@@ -92,31 +94,31 @@ TEST_CASE("diff: changed, missing and volatile facts", "[fleet][diff]") {
   CHECK(d.facts_differing == 4);
   CHECK(d.volatile_left_out == 1);
   std::string layer;
-  const gd::FactDifference* kmod = find_fact(d, "kmod.nvidia.version", &layer);
+  const gd::FactDifference* kmod = find_fact(d, "kmod.nvidia.version"_fact, &layer);
   REQUIRE(kmod);
   CHECK(layer == "driver");
   CHECK(gd::fact_value_text(kmod->b) == "575.57.08");
-  CHECK(gd::fact_value_text(kmod->a) == base["facts"]["kmod.nvidia.version"]["value"].get<std::string>());
-  REQUIRE(find_fact(d, "nvml.init.result"));
-  CHECK(gd::fact_value_text(find_fact(d, "nvml.init.result")->b) == "unknown (timed out)");
-  REQUIRE(find_fact(d, "klog.readable"));
-  CHECK(gd::fact_value_text(find_fact(d, "klog.readable")->b) == "not in the report");
+  CHECK(gd::fact_value_text(kmod->a) == base["facts"]["kmod.nvidia.version"_fact]["value"].get<std::string>());
+  REQUIRE(find_fact(d, "nvml.init.result"_fact));
+  CHECK(gd::fact_value_text(find_fact(d, "nvml.init.result"_fact)->b) == "unknown (timed out)");
+  REQUIRE(find_fact(d, "klog.readable"_fact));
+  CHECK(gd::fact_value_text(find_fact(d, "klog.readable"_fact)->b) == "not in the report");
   REQUIRE(find_fact(d, "future.fact", &layer));
   CHECK(layer == "other");
-  CHECK_FALSE(find_fact(d, "cuda.helper.duration_ms"));
-  CHECK_FALSE(find_fact(d, "pci.gpus"));
-  CHECK_FALSE(find_fact(d, "cuda.clean_env.init.result"));
-  CHECK_FALSE(find_fact(d, "cuda.clean_env.device_count"));
+  CHECK_FALSE(find_fact(d, "cuda.helper.duration_ms"_fact));
+  CHECK_FALSE(find_fact(d, "pci.gpus"_fact));
+  CHECK_FALSE(find_fact(d, "cuda.clean_env.init.result"_fact));
+  CHECK_FALSE(find_fact(d, "cuda.clean_env.device_count"_fact));
 
   gd::ReportDiff verbose = gd::diff_reports(*a, *b, gd::ShowVolatile::yes);
   CHECK(verbose.facts_differing == 5);
   CHECK(verbose.volatile_left_out == 0);
-  REQUIRE(find_fact(verbose, "cuda.helper.duration_ms"));
-  CHECK(find_fact(verbose, "cuda.helper.duration_ms")->is_volatile);
+  REQUIRE(find_fact(verbose, "cuda.helper.duration_ms"_fact));
+  CHECK(find_fact(verbose, "cuda.helper.duration_ms"_fact)->is_volatile);
 
   // Only volatile facts differ: the same.
   json timing = base;
-  timing["facts"]["cuda.helper.duration_ms"]["value"] = 1;
+  timing["facts"]["cuda.helper.duration_ms"_fact]["value"] = 1;
   auto t = gd::diff_side_from_report(timing, "t.json", "report");
   REQUIRE(t);
   CHECK(gd::diff_reports(*a, *t, gd::ShowVolatile::no).same());
@@ -137,8 +139,8 @@ TEST_CASE("diff: what is not a report says why", "[fleet][diff]") {
 TEST_CASE("diff render: text lists both values under their layer; JSON is the contract", "[fleet][diff]") {
   json base = json::parse(gd::test::replayed_report_json("h200-live-580.159.04", "n1"));
   json other = base;
-  other["facts"]["kmod.nvidia.version"]["value"] = "575.57.08";
-  other["facts"]["cuda.helper.duration_ms"]["value"] = 99999;
+  other["facts"]["kmod.nvidia.version"_fact]["value"] = "575.57.08";
+  other["facts"]["cuda.helper.duration_ms"_fact]["value"] = 99999;
   other["findings"].push_back({{"id", "made.up"}, {"severity", "error"}, {"title", "A made-up finding"},
                                {"scope", "node"}, {"action", "reboot"}});
   auto a = gd::diff_side_from_report(base, "a.json", "report");
@@ -147,7 +149,7 @@ TEST_CASE("diff render: text lists both values under their layer; JSON is the co
   REQUIRE(b);
   gd::ReportDiff d = gd::diff_reports(*a, *b, gd::ShowVolatile::no);
   std::string text = gd::render_diff_text(*a, *b, d, {});
-  std::string version = base["facts"]["kmod.nvidia.version"]["value"];
+  std::string version = base["facts"]["kmod.nvidia.version"_fact]["value"];
   CHECK(text.starts_with("A: a.json, node n1\nB: b.json (a capture, replayed), node n1\n\n"));
   CHECK(text.find("Findings only in A: none\nFindings only in B (1):\n  error [made.up] A made-up finding (reboot)\n") !=
         std::string::npos);

@@ -7,11 +7,13 @@
 #include <set>
 #include <string>
 
+#include "core/fact_key.hpp"
 #include "core/all_layers.hpp"
 #include "probes/probe.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -105,17 +107,17 @@ TEST_CASE("registry: what --scope node leaves out is unknown, with the reason", 
       for (const gd::FactSpec& spec : section()) {
         if (spec.name.find('*') != std::string_view::npos) continue;
         INFO(spec.name);
-        const gd::Fact* fact = facts.find(spec.name);
+        const gd::Fact* fact = facts.find(gd::FactName::unchecked(spec.name));
         REQUIRE(fact != nullptr);
         CHECK(fact->state == gd::FactState::unknown);
         CHECK(fact->reason == gd::k_not_checked_node_scope);
       }
     }
   }
-  REQUIRE(facts.find("py.interpreters") != nullptr);
-  CHECK(facts.find("py.interpreters")->source == "scope:node");
-  REQUIRE(facts.find("toolkit.count") != nullptr);
-  CHECK(facts.find("toolkit.count")->source == "scope:node");
+  REQUIRE(facts.find("py.interpreters"_fact) != nullptr);
+  CHECK(facts.find("py.interpreters"_fact)->source == "scope:node");
+  REQUIRE(facts.find("toolkit.count"_fact) != nullptr);
+  CHECK(facts.find("toolkit.count"_fact)->source == "scope:node");
 }
 
 }  // namespace GD_UNITY_ID

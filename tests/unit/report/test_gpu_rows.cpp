@@ -1,10 +1,12 @@
 // One row per GPU across PCI, CUDA and NVML numbering (report/gpu_rows).
 
+#include "core/fact_key.hpp"
 #include "report/gpu_rows.hpp"
 
 #include <catch2/catch.hpp>
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::FactSet;
 
@@ -15,14 +17,14 @@ TEST_CASE("gpu rows: bus ids in both spellings join PCI, CUDA and NVML", "[repor
 
   FactSet facts;
   // Two GPUs in bus order; CUDA numbers them the other way round (fastest first).
-  facts.set("pci.gpu.0.bus_id", std::string("0000:1a:00.0"));
-  facts.set("pci.gpu.1.bus_id", std::string("0000:3b:00.0"));
-  facts.set("cuda.device.0.pci_bus_id", std::string("0000:3B:00.0"));
-  facts.set("cuda.device.0.uuid", std::string("GPU-bbbb"));
-  facts.set("cuda.device.1.pci_bus_id", std::string("0000:1A:00.0"));
-  facts.set("nvml.device.0.pci_bus_id", std::string("00000000:1A:00.0"));
-  facts.set("nvml.device.0.uuid", std::string("GPU-aaaa"));
-  facts.set("nvml.device.1.pci_bus_id", std::string("00000000:3B:00.0"));
+  facts.set("pci.gpu.0.bus_id"_fact, std::string("0000:1a:00.0"));
+  facts.set("pci.gpu.1.bus_id"_fact, std::string("0000:3b:00.0"));
+  facts.set("cuda.device.0.pci_bus_id"_fact, std::string("0000:3B:00.0"));
+  facts.set("cuda.device.0.uuid"_fact, std::string("GPU-bbbb"));
+  facts.set("cuda.device.1.pci_bus_id"_fact, std::string("0000:1A:00.0"));
+  facts.set("nvml.device.0.pci_bus_id"_fact, std::string("00000000:1A:00.0"));
+  facts.set("nvml.device.0.uuid"_fact, std::string("GPU-aaaa"));
+  facts.set("nvml.device.1.pci_bus_id"_fact, std::string("00000000:3B:00.0"));
   auto rows = gd::gpu_rows(facts);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].bus_id == "0000:1a:00.0");
@@ -38,10 +40,10 @@ TEST_CASE("gpu rows: bus ids in both spellings join PCI, CUDA and NVML", "[repor
 TEST_CASE("gpu rows: devices without a PCI GPU get rows of their own, joined on the UUID", "[report][prometheus]") {
   FactSet facts;
   for (int i = 0; i < 12; ++i) {  // numeric order, not the fact map's ("10" < "2")
-    facts.set("cuda.device." + std::to_string(i) + ".uuid", "GPU-" + std::to_string(i));
+    facts.set(gd::FactName::unchecked("cuda.device." + std::to_string(i) + ".uuid"), "GPU-" + std::to_string(i));
   }
-  facts.set("nvml.device.0.uuid", std::string("GPU-11"));
-  facts.set("nvml.device.1.pci_bus_id", std::string("00000000:99:00.0"));
+  facts.set("nvml.device.0.uuid"_fact, std::string("GPU-11"));
+  facts.set("nvml.device.1.pci_bus_id"_fact, std::string("00000000:99:00.0"));
   auto rows = gd::gpu_rows(facts);
   REQUIRE(rows.size() == 13);
   CHECK(rows[2].cuda == 2);

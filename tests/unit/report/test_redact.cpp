@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
 #include "report/redact.hpp"
 #include "report/redact_accounts.hpp"
 
@@ -8,10 +9,11 @@
 #include "util/text_codec.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 TEST_CASE("--redact removes the host name, UUIDs and user names, and keeps the diagnosis", "[report][redact]") {
   gd::FactSet facts;
-  facts.set("host.name", std::string("gpu-node-17.corp.example"));
+  facts.set("host.name"_fact, std::string("gpu-node-17.corp.example"));
   gd::Redactor redactor = gd::Redactor::for_facts(facts);
   CHECK(redactor.text("host gpu-node-17.corp.example, short gpu-node-17, not gpu-node-170") ==
         "host <host>, short <host>, not gpu-node-170");
@@ -25,10 +27,10 @@ TEST_CASE("--redact removes the host name, UUIDs and user names, and keeps the d
 
 TEST_CASE("--redact in JSON: keys and values, and process names other than NVIDIA's daemons", "[report][redact]") {
   gd::FactSet facts;
-  facts.set("host.name", std::string("dgx01"));
+  facts.set("host.name"_fact, std::string("dgx01"));
   gd::Redactor redactor = gd::Redactor::for_facts(facts);
   nlohmann::json j = {
-      {"facts", {{"host.name", {{"value", "dgx01"}}}}},
+      {"facts", {{"host.name"_fact, {{"value", "dgx01"}}}}},
       {"capture",
        {{"uname", {{"nodename", "dgx01"}}},
         {"paths",
@@ -36,7 +38,7 @@ TEST_CASE("--redact in JSON: keys and values, and process names other than NVIDI
           {"/proc/42/comm", {{"read", {{"lines", {"secret-trainer", ""}}}}}},
           {"/proc/7/comm", {{"read", {{"lines", {"nvidia-persiste", ""}}}}}}}}}}};
   redactor.json(j);
-  CHECK(j["facts"]["host.name"]["value"] == "<host>");
+  CHECK(j["facts"]["host.name"_fact]["value"] == "<host>");
   CHECK(j["capture"]["uname"]["nodename"] == "<host>");
   CHECK(j["capture"]["paths"].contains("/home/<user>/.local/lib"));
   CHECK(j["capture"]["paths"]["/proc/42/comm"]["read"]["lines"][0] == "<process>");
@@ -47,7 +49,7 @@ TEST_CASE("--redact in JSON: keys and values, and process names other than NVIDI
 
 TEST_CASE("a short or generic host name is not redacted everywhere", "[report][redact]") {
   gd::FactSet facts;
-  facts.set("host.name", std::string("localhost"));
+  facts.set("host.name"_fact, std::string("localhost"));
   CHECK(gd::Redactor::for_facts(facts).host_names.empty());
 }
 
@@ -69,7 +71,7 @@ TEST_CASE("--redact removes GPU and USB serial numbers the kernel log prints", "
 
 TEST_CASE("--redact on binary contents keeps their length and every offset", "[report][redact]") {
   gd::FactSet facts;
-  facts.set("host.name", std::string("dgx01"));
+  facts.set("host.name"_fact, std::string("dgx01"));
   gd::Redactor redactor = gd::Redactor::for_facts(facts);
   const std::string uuid = "48a35ae5-26cc-b221-0dfe-8d39c03f25ad";
   const std::string binary = std::string("\x01\x02/home/alice/lib/libcuda.so.1\0GPU-", 35) + uuid +

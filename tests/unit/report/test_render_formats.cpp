@@ -3,19 +3,23 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
+
 #include <string>
 #include <vector>
 
 #include "report/render_formats.hpp"
 
-namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+namespace GD_UNITY_ID {
+
+using namespace gd::fact_literals;  // this file's own (unity build: tests/CMakeLists.txt)
 
 namespace {
 
 gd::Report report_of(const std::string& host) {
   gd::Report r;
   r.run = gd::RunInfo{"0.1.0", gd::RunMode::live, "/", 812, 0, host, gd::RunScope::all, ""};
-  r.facts.set("host.name", host, "uname");
+  r.facts.set("host.name"_fact, host, "uname");
   gd::Finding f;
   f.id = "devices.uvm-missing";
   f.severity = gd::Severity::error;

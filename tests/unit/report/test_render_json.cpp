@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::AreaLine;
 using gd::AreaStatus;
@@ -27,7 +29,7 @@ Finding make_finding(std::string id, Severity severity) {
   f.why = "CUDA only enumerates the devices the variable lists.";
   f.fix = {"unset CUDA_VISIBLE_DEVICES", "export CUDA_VISIBLE_DEVICES=0,1"};
   f.references = {"https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"};
-  f.evidence = {{"env.cuda_visible_devices", "99", "env:CUDA_VISIBLE_DEVICES"}, {"cuda.init.result", "100", "helper:cuInit"}};
+  f.evidence = {{"env.cuda_visible_devices"_fact, "99", "env:CUDA_VISIBLE_DEVICES"}, {"cuda.init.result"_fact, "100", "helper:cuInit"}};
   f.consequences = {"cuda/no-device"};
   return f;
 }
@@ -35,14 +37,14 @@ Finding make_finding(std::string id, Severity severity) {
 Report sample_report() {
   Report r;
   r.run = gd::RunInfo{"0.1.0", gd::RunMode::replay, "h200.capture.json", 42, 1000, "gpu-node-17", gd::RunScope::node};
-  r.facts.set("cuda.init.result", std::int64_t{100}, "helper:cuInit");
-  r.facts.set_unknown("nvml.init.result", "needs root", "helper:nvmlInit");
+  r.facts.set("cuda.init.result"_fact, std::int64_t{100}, "helper:cuInit");
+  r.facts.set_unknown("nvml.init.result"_fact, "needs root", "helper:nvmlInit");
   r.areas = {AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::error, "cuInit failed: 100", {"detail"}}};
   r.findings = {make_finding("cuda/visible-devices-hides-all", Severity::error),
                 make_finding("env/ld-library-path-stub", Severity::warning),
                 make_finding("cuda/slow-init", Severity::info)};
   r.inconclusive = {gd::Inconclusive{"driver/module-too-old", "Kernel module older than libcuda",
-                                     {{"kmod.nvidia.version", "unknown (needs root)", "/proc/driver/nvidia/version"}}}};
+                                     {{"kmod.nvidia.version"_fact, "unknown (needs root)", "/proc/driver/nvidia/version"}}}};
   return r;
 }
 
@@ -100,8 +102,8 @@ TEST_CASE("json report: findings carry every field", "[report][render_json]") {
   CHECK(f["fix"] == json::array({"unset CUDA_VISIBLE_DEVICES", "export CUDA_VISIBLE_DEVICES=0,1"}));
   CHECK(f["references"] == json::array({"https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"}));
   CHECK(f["evidence"] ==
-        json::array({json{{"fact", "env.cuda_visible_devices"}, {"value", "99"}, {"source", "env:CUDA_VISIBLE_DEVICES"}},
-                     json{{"fact", "cuda.init.result"}, {"value", "100"}, {"source", "helper:cuInit"}}}));
+        json::array({json{{"fact", "env.cuda_visible_devices"_fact}, {"value", "99"}, {"source", "env:CUDA_VISIBLE_DEVICES"}},
+                     json{{"fact", "cuda.init.result"_fact}, {"value", "100"}, {"source", "helper:cuInit"}}}));
   CHECK(f["consequences"] == json::array({"cuda/no-device"}));
   CHECK(j["findings"][1]["severity"] == "warning");
   CHECK(j["findings"][2]["severity"] == "info");
@@ -116,10 +118,10 @@ TEST_CASE("json report: areas, inconclusive rules and facts", "[report][render_j
                                         {"details", json::array({"detail"})}}}));
   CHECK(j["inconclusive"][0]["id"] == "driver/module-too-old");
   CHECK(j["inconclusive"][0]["unknown_facts"][0]["fact"] == "kmod.nvidia.version");
-  CHECK(j["facts"]["cuda.init.result"]["state"] == "present");
-  CHECK(j["facts"]["cuda.init.result"]["value"] == 100);
-  CHECK(j["facts"]["nvml.init.result"]["state"] == "unknown");
-  CHECK(j["facts"]["nvml.init.result"]["reason"] == "needs root");
+  CHECK(j["facts"]["cuda.init.result"_fact]["state"] == "present");
+  CHECK(j["facts"]["cuda.init.result"_fact]["value"] == 100);
+  CHECK(j["facts"]["nvml.init.result"_fact]["state"] == "unknown");
+  CHECK(j["facts"]["nvml.init.result"_fact]["reason"] == "needs root");
 }
 
 TEST_CASE("json report: the capture only when there is one", "[report][render_json]") {

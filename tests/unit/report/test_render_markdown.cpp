@@ -8,11 +8,13 @@
 
 #include <string>
 
+#include "core/fact_key.hpp"
 #include "report/markdown_text.hpp"
 #include "report/render_markdown.hpp"
 #include "util/text_codec.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::AreaLine;
 using gd::AreaStatus;
@@ -25,9 +27,9 @@ namespace {
 Report small_report() {
   Report r;
   r.run = gd::RunInfo{"0.1.0", gd::RunMode::live, "/", 812, 0, "gpu-node-17", gd::RunScope::all};
-  r.facts.set("kmod.nvidia.version", std::string("580.159.04"), "/proc/driver/nvidia/version");
-  r.facts.set("cuda.init.result", std::int64_t{999}, "helper:cuInit");
-  r.facts.set_unknown("klog.xid_codes", "needs root", "/dev/kmsg");
+  r.facts.set("kmod.nvidia.version"_fact, std::string("580.159.04"), "/proc/driver/nvidia/version");
+  r.facts.set("cuda.init.result"_fact, std::int64_t{999}, "helper:cuInit");
+  r.facts.set_unknown("klog.xid_codes"_fact, "needs root", "/dev/kmsg");
   r.areas = {AreaLine{"driver", "NVIDIA kernel module", AreaStatus::ok, "open 580.159.04", {}},
              AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::error, "cuInit failed: 999",
                       {"GPU 0: NVIDIA H200", "GPU 1: NVIDIA H200"}}};
@@ -41,10 +43,10 @@ Report small_report() {
   f.why = "The nvidia-uvm major is allocated when the module loads.";
   f.fix = {"sudo rm /dev/nvidia-uvm && sudo nvidia-modprobe -c 0 -u", "lxc.cgroup2.devices.allow: c 238:* rwm"};
   f.references = {"https://docs.nvidia.com/x.html", "kernel-open/nvidia-uvm/uvm.c"};
-  f.evidence = {{"cuda.init.result", "999", "helper:cuInit"}};
+  f.evidence = {{"cuda.init.result"_fact, "999", "helper:cuInit"}};
   f.consequences = {"cuda.init-failed"};
   r.findings = {f};
-  r.inconclusive = {{"klog.xid-79", "A GPU fell off the bus", {{"klog.xid_codes", "unknown (needs root)", "/dev/kmsg"}}}};
+  r.inconclusive = {{"klog.xid-79", "A GPU fell off the bus", {{"klog.xid_codes"_fact, "unknown (needs root)", "/dev/kmsg"}}}};
   return r;
 }
 
@@ -99,8 +101,8 @@ TEST_CASE("markdown report: host values cannot open Markdown or HTML", "[report]
   r.findings[0].title = "x | y #";
   r.findings[0].message = "LD_LIBRARY_PATH=/a|/b</p>";
   r.findings[0].fix = {"echo ```\n</details>\nexit"};
-  r.findings[0].evidence = {{"env.ld_library_path", "/a\n```|b", "env:LD_LIBRARY_PATH"}};
-  r.facts.set("kmod.nvidia.version", std::string("5\n```\n</details>\n<b>x"), "/proc/driver/nvidia/version");
+  r.findings[0].evidence = {{"env.ld_library_path"_fact, "/a\n```|b", "env:LD_LIBRARY_PATH"}};
+  r.facts.set("kmod.nvidia.version"_fact, std::string("5\n```\n</details>\n<b>x"), "/proc/driver/nvidia/version");
   std::string out = gd::render_markdown(r);
   CHECK(has(out, "| ✅ ok | NVIDIA kernel module | a&#124;b \\`c\\` &lt;img src=x&gt; \\*d\\* <br># e |\n"));
   CHECK(has(out, "#### ❌ error: x &#124; y \\#\n"));
@@ -111,7 +113,7 @@ TEST_CASE("markdown report: host values cannot open Markdown or HTML", "[report]
   CHECK(has(out, "````\nkmod.nvidia.version = 5\\n```\\n</details>\\n<b>x  (/proc/driver/nvidia/version)\n````\n"));
   CHECK(!has(out, "<img"));
   CHECK(gd::is_valid_utf8(out));
-  r.facts.set("kmod.nvidia.version", std::string("bad \xff byte"), "/proc/driver/nvidia/version");
+  r.facts.set("kmod.nvidia.version"_fact, std::string("bad \xff byte"), "/proc/driver/nvidia/version");
   CHECK(gd::is_valid_utf8(gd::render_markdown(r)));
 }
 
@@ -122,8 +124,8 @@ namespace {
 Report large_report(std::size_t findings) {
   Report r = small_report();
   for (int i = 0; i < 256; ++i) {
-    r.facts.set(fmt::format("cuda.device.{}.name", i), std::string(300, 'n'), "helper:cuDeviceGetName");
-    r.facts.set(fmt::format("pci.gpu.{}.bus_id", i), fmt::format("0000:{:02x}:00.0 {}", i, std::string(80, 'p')),
+    r.facts.set(gd::FactName::unchecked(fmt::format("cuda.device.{}.name", i)), std::string(300, 'n'), "helper:cuDeviceGetName");
+    r.facts.set(gd::FactName::unchecked(fmt::format("pci.gpu.{}.bus_id", i)), fmt::format("0000:{:02x}:00.0 {}", i, std::string(80, 'p')),
                 "/sys/bus/pci/devices");
   }
   r.findings.clear();
@@ -132,7 +134,7 @@ Report large_report(std::size_t findings) {
     f.id = fmt::format("site.check-{}", i);
     f.severity = i < 3 ? Severity::error : Severity::warning;
     f.why = std::string(1500, 'w');
-    f.evidence = {{"pci.gpu.0.bus_id", "0000:00:00.0", "/sys/bus/pci/devices"}};
+    f.evidence = {{"pci.gpu.0.bus_id"_fact, "0000:00:00.0", "/sys/bus/pci/devices"}};
     r.findings.push_back(f);
   }
   return r;
@@ -188,7 +190,7 @@ TEST_CASE("markdown: no problems found only when every layer was checked", "[ren
   r.areas = {gd::AreaLine{"devices", "Device nodes", gd::AreaStatus::warning, "nvidiactl missing", {}}};
   std::string out = gd::render_markdown(r);
   CHECK(out.starts_with("## ❔ gpudoctor: no problem confirmed\n\nNo problem confirmed; 1 layer is flagged above.\n\n"));
-  CHECK(out.find("no problems found") == std::string::npos);
+  CHECK(out.find(gd::FactName::unchecked("no problems found")) == std::string::npos);
 }
 
 }  // namespace GD_UNITY_ID

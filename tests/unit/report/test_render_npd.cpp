@@ -2,9 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
 #include "report/render_npd.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Finding;
 using gd::Report;
@@ -69,7 +71,7 @@ TEST_CASE("npd: a health check never fails on an unconfirmed finding, and says w
   guess.confirmed = false;
   r.findings = {guess};
   CHECK(gd::render_npd(r, Severity::error) == "no node problems found; 1 unconfirmed\n");
-  r.facts.set("cuda.context.busy_count", std::int64_t{2});
+  r.facts.set("cuda.context.busy_count"_fact, std::int64_t{2});
   CHECK(gd::render_npd(r, Severity::error) ==
         "no node problems found; 2 GPU(s) busy, not proven; 1 unconfirmed\n");
   // Without --scope node the run is the user's own: the finding is their problem, confirmed or not.

@@ -1,6 +1,7 @@
 // --format prometheus: the families, label sets and values of the metrics contract
 // (report/render_prometheus; README "Prometheus metrics").
 
+#include "core/fact_key.hpp"
 #include "report/render_prometheus.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include <string>
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Finding;
 using gd::Report;
@@ -36,34 +38,34 @@ Report two_gpu_report() {
   r.run.gpudoctor_version = "0.1.0";
   r.run.duration_ms = 412;
   gd::FactSet& f = r.facts;
-  f.set("kmod.nvidia.version", std::string("580.159.04"));
-  f.set("pci.nvidia_gpu_count", std::int64_t{2});
-  f.set("pci.gpu.0.bus_id", std::string("0000:1a:00.0"));
-  f.set("pci.gpu.1.bus_id", std::string("0000:3b:00.0"));
-  f.set("cuda.helper.status", std::string("ok"));
-  f.set("cuda.libcuda.loaded", true);
-  f.set("cuda.init.result", std::int64_t{0});
-  f.set("cuda.device_count", std::int64_t{2});
-  f.set("cuda.device.0.pci_bus_id", std::string("0000:3B:00.0"));
-  f.set("cuda.device.0.uuid", std::string("GPU-bbbb"));
-  f.set("cuda.device.0.context.result", std::int64_t{0});
-  f.set("cuda.device.0.alloc.result", std::int64_t{0});
-  f.set("cuda.device.0.module.result", std::int64_t{0});
-  f.set("cuda.device.0.kernel.result", std::int64_t{719});
-  f.set("cuda.device.1.pci_bus_id", std::string("0000:1A:00.0"));
-  f.set("cuda.device.1.uuid", std::string("GPU-aaaa"));
-  f.set("cuda.device.1.check", std::string("ok"));
-  f.set("nvml.device_count", std::int64_t{2});
-  f.set("nvml.device.0.pci_bus_id", std::string("00000000:1A:00.0"));
-  f.set("nvml.device.0.remap.pending", false);
-  f.set("nvml.device.0.remap.failure", false);
-  f.set("nvml.device.0.ecc.uncorrected_volatile", std::int64_t{0});
-  f.set("nvml.device.0.recovery_action", std::int64_t{0});
-  f.set("nvml.device.1.pci_bus_id", std::string("00000000:3B:00.0"));
-  f.set("nvml.device.1.remap.pending", true);
-  f.set_unknown("nvml.device.1.remap.failure", "NVML_ERROR_NOT_SUPPORTED");
-  f.set("nvml.device.1.ecc.uncorrected_volatile", std::int64_t{3});
-  f.set("nvml.device.1.recovery_action", std::int64_t{1});
+  f.set("kmod.nvidia.version"_fact, std::string("580.159.04"));
+  f.set("pci.nvidia_gpu_count"_fact, std::int64_t{2});
+  f.set("pci.gpu.0.bus_id"_fact, std::string("0000:1a:00.0"));
+  f.set("pci.gpu.1.bus_id"_fact, std::string("0000:3b:00.0"));
+  f.set("cuda.helper.status"_fact, std::string("ok"));
+  f.set("cuda.libcuda.loaded"_fact, true);
+  f.set("cuda.init.result"_fact, std::int64_t{0});
+  f.set("cuda.device_count"_fact, std::int64_t{2});
+  f.set("cuda.device.0.pci_bus_id"_fact, std::string("0000:3B:00.0"));
+  f.set("cuda.device.0.uuid"_fact, std::string("GPU-bbbb"));
+  f.set("cuda.device.0.context.result"_fact, std::int64_t{0});
+  f.set("cuda.device.0.alloc.result"_fact, std::int64_t{0});
+  f.set("cuda.device.0.module.result"_fact, std::int64_t{0});
+  f.set("cuda.device.0.kernel.result"_fact, std::int64_t{719});
+  f.set("cuda.device.1.pci_bus_id"_fact, std::string("0000:1A:00.0"));
+  f.set("cuda.device.1.uuid"_fact, std::string("GPU-aaaa"));
+  f.set("cuda.device.1.check"_fact, std::string("ok"));
+  f.set("nvml.device_count"_fact, std::int64_t{2});
+  f.set("nvml.device.0.pci_bus_id"_fact, std::string("00000000:1A:00.0"));
+  f.set("nvml.device.0.remap.pending"_fact, false);
+  f.set("nvml.device.0.remap.failure"_fact, false);
+  f.set("nvml.device.0.ecc.uncorrected_volatile"_fact, std::int64_t{0});
+  f.set("nvml.device.0.recovery_action"_fact, std::int64_t{0});
+  f.set("nvml.device.1.pci_bus_id"_fact, std::string("00000000:3B:00.0"));
+  f.set("nvml.device.1.remap.pending"_fact, true);
+  f.set_unknown("nvml.device.1.remap.failure"_fact, "NVML_ERROR_NOT_SUPPORTED");
+  f.set("nvml.device.1.ecc.uncorrected_volatile"_fact, std::int64_t{3});
+  f.set("nvml.device.1.recovery_action"_fact, std::int64_t{1});
   Finding finding;
   finding.id = "cuda.kernel-launch-failed";
   finding.severity = Severity::error;
@@ -134,13 +136,13 @@ TEST_CASE("prometheus: per GPU in bus order, joined across CUDA's and NVML's num
 TEST_CASE("prometheus: unknown is NaN, a failed cuInit fails every GPU", "[report][prometheus]") {
   Report r;
   r.run.gpudoctor_version = "0.1.0";
-  r.facts.set("pci.nvidia_gpu_count", std::int64_t{1});
-  r.facts.set("pci.gpu.0.bus_id", std::string("0000:00:06.0"));
+  r.facts.set("pci.nvidia_gpu_count"_fact, std::int64_t{1});
+  r.facts.set("pci.gpu.0.bus_id"_fact, std::string("0000:00:06.0"));
   SECTION("the helper did not run (--no-cuda, --root)") {
-    r.facts.set_unknown("cuda.helper.status", "--no-cuda");
-    r.facts.set_unknown("cuda.init.result", "--no-cuda");
-    r.facts.set_unknown("cuda.device_count", "--no-cuda");
-    r.facts.set_unknown("nvml.device_count", "--no-cuda");
+    r.facts.set_unknown("cuda.helper.status"_fact, "--no-cuda");
+    r.facts.set_unknown("cuda.init.result"_fact, "--no-cuda");
+    r.facts.set_unknown("cuda.device_count"_fact, "--no-cuda");
+    r.facts.set_unknown("nvml.device_count"_fact, "--no-cuda");
     std::string text = gd::render_prometheus(r, 0);
     CHECK(samples(text, "gpudoctor_gpus")[1] == R"(gpudoctor_gpus{source="cuda"} NaN)");
     CHECK(samples(text, "gpudoctor_cuda_init_result")[0] == "gpudoctor_cuda_init_result NaN");
@@ -149,28 +151,28 @@ TEST_CASE("prometheus: unknown is NaN, a failed cuInit fails every GPU", "[repor
     CHECK(samples(text, "gpudoctor_info")[0] == R"(gpudoctor_info{version="0.1.0",driver=""} 1)");
   }
   SECTION("cuInit failed: CUDA sees no GPU, none is proven") {
-    r.facts.set("cuda.helper.status", std::string("ok"));
-    r.facts.set("cuda.libcuda.loaded", true);
-    r.facts.set("cuda.init.result", std::int64_t{999});
-    r.facts.set_absent("cuda.device_count", "helper:cuInit", "cuInit did not succeed");
+    r.facts.set("cuda.helper.status"_fact, std::string("ok"));
+    r.facts.set("cuda.libcuda.loaded"_fact, true);
+    r.facts.set("cuda.init.result"_fact, std::int64_t{999});
+    r.facts.set_absent("cuda.device_count"_fact, "helper:cuInit", "cuInit did not succeed");
     std::string text = gd::render_prometheus(r, 0);
     CHECK(samples(text, "gpudoctor_gpus")[1] == R"(gpudoctor_gpus{source="cuda"} 0)");
     CHECK(samples(text, "gpudoctor_cuda_init_result")[0] == "gpudoctor_cuda_init_result 999");
     CHECK(samples(text, "gpudoctor_gpu_proven")[0].ends_with("} 0"));
   }
   SECTION("libcuda did not load") {
-    r.facts.set("cuda.helper.status", std::string("ok"));
-    r.facts.set("cuda.libcuda.loaded", false);
-    r.facts.set_absent("cuda.init.result", "helper:dlopen", "libcuda did not load");
+    r.facts.set("cuda.helper.status"_fact, std::string("ok"));
+    r.facts.set("cuda.libcuda.loaded"_fact, false);
+    r.facts.set_absent("cuda.init.result"_fact, "helper:dlopen", "libcuda did not load");
     std::string text = gd::render_prometheus(r, 0);
     CHECK(samples(text, "gpudoctor_cuda_init_result")[0] == "gpudoctor_cuda_init_result NaN");
     CHECK(samples(text, "gpudoctor_gpu_proven")[0].ends_with("} 0"));
   }
   SECTION("CUDA works but does not list this GPU (CUDA_VISIBLE_DEVICES, a container's share): not tried") {
-    r.facts.set("cuda.helper.status", std::string("ok"));
-    r.facts.set("cuda.libcuda.loaded", true);
-    r.facts.set("cuda.init.result", std::int64_t{0});
-    r.facts.set("cuda.device_count", std::int64_t{0});
+    r.facts.set("cuda.helper.status"_fact, std::string("ok"));
+    r.facts.set("cuda.libcuda.loaded"_fact, true);
+    r.facts.set("cuda.init.result"_fact, std::int64_t{0});
+    r.facts.set("cuda.device_count"_fact, std::int64_t{0});
     std::string text = gd::render_prometheus(r, 0);
     CHECK(samples(text, "gpudoctor_gpu_proven")[0].ends_with("} NaN"));
   }
@@ -178,7 +180,7 @@ TEST_CASE("prometheus: unknown is NaN, a failed cuInit fails every GPU", "[repor
 
 TEST_CASE("prometheus: hostile label values stay inside their quotes", "[report][prometheus]") {
   Report r;
-  r.facts.set("pci.gpu.0.bus_id", std::string("0000:00:06.0\"} 1\ngpudoctor_evil 1 \\"));
+  r.facts.set("pci.gpu.0.bus_id"_fact, std::string("0000:00:06.0\"} 1\ngpudoctor_evil 1 \\"));
   Finding f;
   f.id = "site.x";
   f.area = "a\"b";
@@ -192,10 +194,10 @@ TEST_CASE("prometheus: hostile label values stay inside their quotes", "[report]
 TEST_CASE("prometheus: a GPU another job keeps busy is not proven, not failed, and says so", "[report][prometheus]") {
   Report r = two_gpu_report();
   // GPU 0 on the bus (CUDA's device 1): its context ran out of memory under another process.
-  r.facts.set_absent("cuda.device.1.check");
-  r.facts.set("cuda.device.1.context.result", std::int64_t{2});
-  r.facts.set("cuda.device.1.busy", true);
-  r.facts.set("cuda.device.0.busy", false);
+  r.facts.set_absent("cuda.device.1.check"_fact);
+  r.facts.set("cuda.device.1.context.result"_fact, std::int64_t{2});
+  r.facts.set("cuda.device.1.busy"_fact, true);
+  r.facts.set("cuda.device.0.busy"_fact, false);
   std::string text = gd::render_prometheus(r, 0);
   CHECK(samples(text, "gpudoctor_gpu_proven") ==
         std::vector<std::string>{R"(gpudoctor_gpu_proven{index="0",bus_id="0000:1a:00.0",uuid="GPU-aaaa"} NaN)",

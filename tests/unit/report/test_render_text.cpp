@@ -5,10 +5,12 @@
 #include <string>
 
 #include "rules/embedded_rules.hpp"
+#include "core/fact_key.hpp"
 #include "util/terminal_text.hpp"
 #include "util/text_codec.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::AreaLine;
 using gd::AreaStatus;
@@ -23,8 +25,8 @@ namespace {
 Report healthy_report() {
   Report r;
   r.run = gd::RunInfo{"0.1.0", gd::RunMode::live, "/", 812, 0, "gpu-node-17", gd::RunScope::all};
-  r.facts.set("kmod.nvidia.version", std::string("580.159.04"), "/proc/driver/nvidia/version");
-  r.facts.set("cuda.init.result", std::int64_t{0}, "helper:cuInit");
+  r.facts.set("kmod.nvidia.version"_fact, std::string("580.159.04"), "/proc/driver/nvidia/version");
+  r.facts.set("cuda.init.result"_fact, std::int64_t{0}, "helper:cuInit");
   r.areas = {
       AreaLine{"driver", "NVIDIA kernel module", AreaStatus::ok, "open 580.159.04", {}},
       AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::ok,
@@ -46,7 +48,7 @@ Finding hidden_gpus() {
   f.why = "CUDA only enumerates the devices the variable lists.";
   f.fix = {"unset CUDA_VISIBLE_DEVICES", "export CUDA_VISIBLE_DEVICES=0,1\n# or list GPUs by UUID"};
   f.references = {"https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"};
-  f.evidence = {{"env.cuda_visible_devices", "99", "env:CUDA_VISIBLE_DEVICES"}, {"cuda.init.result", "100", "helper:cuInit"}};
+  f.evidence = {{"env.cuda_visible_devices"_fact, "99", "env:CUDA_VISIBLE_DEVICES"}, {"cuda.init.result"_fact, "100", "helper:cuInit"}};
   return f;
 }
 
@@ -54,13 +56,13 @@ Finding hidden_gpus() {
 Report failing_report() {
   Report r = healthy_report();
   r.run.uid = 1000;
-  r.facts.set("cuda.init.result", std::int64_t{100}, "helper:cuInit");
-  r.facts.set("cuda.helper.stderr", std::string("first line\nsecond line"), "helper:stderr");
-  r.facts.set_unknown("nvml.init.result", "needs root", "helper:nvmlInit");
+  r.facts.set("cuda.init.result"_fact, std::int64_t{100}, "helper:cuInit");
+  r.facts.set("cuda.helper.stderr"_fact, std::string("first line\nsecond line"), "helper:stderr");
+  r.facts.set_unknown("nvml.init.result"_fact, "needs root", "helper:nvmlInit");
   r.areas[1] = AreaLine{"cuda", "CUDA driver (libcuda)", AreaStatus::error, "cuInit failed: 100 CUDA_ERROR_NO_DEVICE", {}};
   r.findings = {hidden_gpus()};
   r.inconclusive = {gd::Inconclusive{"driver/module-too-old", "Kernel module older than libcuda",
-                                     {{"kmod.nvidia.version", "unknown (needs root)", "/proc/driver/nvidia/version"}}}};
+                                     {{"kmod.nvidia.version"_fact, "unknown (needs root)", "/proc/driver/nvidia/version"}}}};
   return r;
 }
 
@@ -126,9 +128,9 @@ TEST_CASE("text report: inconclusive checks are grouped by reason", "[report][re
   auto unknown = [](std::string id, std::string fact, std::string value) {
     return gd::Inconclusive{std::move(id), "title", {{std::move(fact), std::move(value), "helper"}}};
   };
-  r.inconclusive = {unknown("cuda/stub-libcuda", "cuda.libcuda.is_stub", "unknown (not checked (--no-cuda))"),
-                    unknown("driver/module-too-old", "kmod.nvidia.version", "unknown (needs root)"),
-                    unknown("cuda/no-device", "cuda.init.result", "unknown (not checked (--no-cuda))")};
+  r.inconclusive = {unknown("cuda/stub-libcuda", "cuda.libcuda.is_stub"_fact, "unknown (not checked (--no-cuda))"),
+                    unknown("driver/module-too-old", "kmod.nvidia.version"_fact, "unknown (needs root)"),
+                    unknown("cuda/no-device", "cuda.init.result"_fact, "unknown (not checked (--no-cuda))")};
   CHECK_THAT(gd::render_text(r, TextStyle{}), Catch::Contains("3 checks could not decide (-v shows the facts):\n"
                                                               "  ? not checked (--no-cuda): cuda/stub-libcuda, cuda/no-device\n"
                                                               "  ? needs root: driver/module-too-old\n\n"));
@@ -182,15 +184,15 @@ TEST_CASE("text report: what was examined", "[report][render_text]") {
 TEST_CASE("text report: long values are cut between characters, not inside one", "[report][render_text]") {
   Report r = failing_report();
   // "·" (2 bytes) straddles the evidence bound, "✓" (3 bytes) the fact bound.
-  r.findings[0].evidence = {{"cuda.libcuda.path", std::string(299, 'x') + "·tail", "helper:dladdr"}};
-  r.facts.set("cuda.helper.stdout", std::string(399, 'y') + "✓tail", "helper:stdout");
+  r.findings[0].evidence = {{"cuda.libcuda.path"_fact, std::string(299, 'x') + "·tail", "helper:dladdr"}};
+  r.facts.set("cuda.helper.stdout"_fact, std::string(399, 'y') + "✓tail", "helper:stdout");
   TextStyle verbose;
   verbose.verbose = true;
   std::string text = gd::render_text(r, verbose);
   CHECK(gd::is_valid_utf8(text));
   CHECK_THAT(text, Catch::Contains("cuda.libcuda.path = " + std::string(299, 'x') + "…  (helper:dladdr)\n"));
   CHECK_THAT(text, Catch::Contains("cuda.helper.stdout = " + std::string(399, 'y') + "…  (helper:stdout)\n"));
-  r.findings[0].evidence = {{"cuda.libcuda.path", std::string(300, 'x'), "helper:dladdr"}};  // fits exactly
+  r.findings[0].evidence = {{"cuda.libcuda.path"_fact, std::string(300, 'x'), "helper:dladdr"}};  // fits exactly
   CHECK_THAT(gd::render_text(r, verbose), Catch::Contains(" = " + std::string(300, 'x') + "  (helper:dladdr)\n"));
 }
 
@@ -205,7 +207,7 @@ Report hostile_report() {
   Report r = failing_report();
   r.run.mode = gd::RunMode::root;
   r.run.source = "/srv/image" + k_hostile;
-  r.facts.set("env.ld_library_path", "/usr/local/nvidia/lib64" + k_hostile, "env:LD_LIBRARY_PATH");
+  r.facts.set("env.ld_library_path"_fact, "/usr/local/nvidia/lib64" + k_hostile, "env:LD_LIBRARY_PATH");
   r.areas[1].summary = "cuInit failed: 999 CUDA_ERROR_UNKNOWN (libcuda /opt/lib" + k_hostile + ")";
   r.areas[1].details = {"GPU 0: NVIDIA H200" + k_hostile};
   Finding& f = r.findings[0];
@@ -213,7 +215,7 @@ Report hostile_report() {
   f.confirmed = false;
   f.unconfirmed = "CUDA gave no answer (" + k_hostile + ")";
   f.fix = {"export CUDA_VISIBLE_DEVICES=0 # was " + k_hostile};
-  f.evidence = {{"env.cuda_visible_devices", k_hostile, "/opt/venv" + k_hostile + "/pyvenv.cfg"}};
+  f.evidence = {{"env.cuda_visible_devices"_fact, k_hostile, "/opt/venv" + k_hostile + "/pyvenv.cfg"}};
   r.inconclusive[0].unknown_facts[0].value = "unknown (cannot read /opt/venv" + k_hostile + ")";
   return r;
 }

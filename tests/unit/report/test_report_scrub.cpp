@@ -1,5 +1,6 @@
 // The scrub of a report on its way out (report/report_scrub, json_scrub) and of metrics labels:
 // tokens of a known shape go, and nothing else of a real report changes.
+#include "core/fact_key.hpp"
 #include "report/report_scrub.hpp"
 
 #include <catch2/catch.hpp>
@@ -12,6 +13,7 @@
 #include "replayed_reports.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -59,8 +61,8 @@ TEST_CASE("report scrub: a token in findings, facts, overview and capture goes, 
   report.run.host = "node-" + std::string(k_aws);
   report.findings[0].message += " " + hf;
   report.findings[0].fix.push_back("pip install --index-url https://u:hunter2@pypi.example.com/simple torch");
-  report.findings[0].evidence.push_back({"env.ld_library_path", "/opt/" + hf + "/lib", "env:LD_LIBRARY_PATH"});
-  report.facts.put({"env.ld_library_path", gd::FactType::string, gd::FactState::present, "/opt/" + hf + "/lib", "", "env:LD_LIBRARY_PATH"});
+  report.findings[0].evidence.push_back({"env.ld_library_path"_fact, "/opt/" + hf + "/lib", "env:LD_LIBRARY_PATH"});
+  report.facts.put({"env.ld_library_path"_fact, gd::FactType::string, gd::FactState::present, "/opt/" + hf + "/lib", "", "env:LD_LIBRARY_PATH"});
   report.areas.at(0).details.push_back(std::string(k_aws));
   (*report.capture)["paths"]["/opt/" + hf] = nlohmann::json{{"read", {{"lines", {std::string(k_aws)}}}}};
 
@@ -70,13 +72,13 @@ TEST_CASE("report scrub: a token in findings, facts, overview and capture goes, 
   CHECK(text.find(k_aws) == std::string::npos);
   CHECK(text.find("hunter2") == std::string::npos);
   CHECK(scrubbed.run.host == "<secret>");
-  CHECK(scrubbed.facts.get_string("env.ld_library_path") == "/opt/<secret>/lib");
+  CHECK(scrubbed.facts.get_string("env.ld_library_path"_fact) == "/opt/<secret>/lib");
   CHECK(scrubbed.findings[0].fix.back() == "pip install --index-url https://u:<secret>@pypi.example.com/simple torch");
   CHECK(scrubbed.capture->at("paths").contains("/opt/<secret>"));
   // Everything else as it was.
   CHECK(scrubbed.findings[0].id == report.findings[0].id);
   CHECK(scrubbed.facts.all().size() == report.facts.all().size());
-  CHECK(scrubbed.facts.get_string("env.cuda_visible_devices") == report.facts.get_string("env.cuda_visible_devices"));
+  CHECK(scrubbed.facts.get_string("env.cuda_visible_devices"_fact) == report.facts.get_string("env.cuda_visible_devices"_fact));
 }
 
 TEST_CASE("json scrub: values and keys, at any depth", "[report][secrets]") {

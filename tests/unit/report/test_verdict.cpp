@@ -3,9 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
 #include "report/verdict.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::AreaLine;
 using gd::AreaStatus;
@@ -55,7 +57,7 @@ TEST_CASE("verdict: checks that need CUDA, which was not run", "[report][verdict
   Report r = checked_host();
   r.areas[2].status = AreaStatus::skipped;
   r.areas[0].status = AreaStatus::unknown;
-  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"), needing("nvml.persistence-off", "nvml.device.0.persistence"),
+  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"_fact), needing("nvml.persistence-off", "nvml.device.0.persistence"_fact),
                     needing("driver.gpu-excluded", "kmod.nvidia.excluded")};
   Verdict v = gd::verdict_of(r);
   CHECK(v.kind == Verdict::Kind::incomplete);
@@ -66,18 +68,18 @@ TEST_CASE("verdict: checks that need CUDA, which was not run", "[report][verdict
 TEST_CASE("verdict: names the part of the helper whose answer is missing", "[report][verdict]") {
   // As on the H200 with an empty libnvidia-ml.so.1: CUDA answered, NVML did not.
   Report r = checked_host();
-  r.inconclusive = {needing("nvml.persistence-off", "nvml.device.0.persistence"), needing("nvml.ecc-uncorrectable-errors", "nvml.health.ecc_uncorrected_volatile")};
+  r.inconclusive = {needing("nvml.persistence-off", "nvml.device.0.persistence"_fact), needing("nvml.ecc-uncorrectable-errors", "nvml.health.ecc_uncorrected_volatile"_fact)};
   CHECK(gd::verdict_of(r).text == "No problem confirmed; 2 checks need NVML's answer, which this run did not give.");
   // A helper that hung in cuInit: the CUDA facts are unknown.
-  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub")};
+  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"_fact)};
   CHECK(gd::verdict_of(r).text == "No problem confirmed; 1 check needs CUDA's answer, which this run did not give.");
   // Both parts missing, in one check or across checks.
-  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"), needing("nvml.persistence-off", "nvml.device.0.persistence"),
+  r.inconclusive = {needing("cuda.stub-libcuda", "cuda.libcuda.is_stub"_fact), needing("nvml.persistence-off", "nvml.device.0.persistence"_fact),
                     needing("driver.gpu-excluded", "kmod.nvidia.excluded")};
   CHECK(gd::verdict_of(r).text ==
         "No problem confirmed; 2 checks need CUDA's and NVML's answers, which this run did not give, 1 other check could not decide.");
   gd::Inconclusive both{"cuda.no-device-while-nvml-sees-gpus", "title",
-                        {{"cuda.init.result", "unknown (helper hung)", "helper"}, {"nvml.device_count", "unknown (helper hung)", "helper"}}};
+                        {{"cuda.init.result"_fact, "unknown (helper hung)", "helper"}, {"nvml.device_count"_fact, "unknown (helper hung)", "helper"}}};
   r.inconclusive = {both};
   CHECK(gd::verdict_of(r).text == "No problem confirmed; 1 check needs CUDA's and NVML's answers, which this run did not give.");
 }
@@ -111,11 +113,11 @@ TEST_CASE("verdict: a health check never calls a GPU healthy that another job ke
   // --scope node leaves cuda.gpu-busy out (it is no node problem), but the GPU was not proven.
   Report r = checked_host();
   r.run.scope = gd::RunScope::node;
-  r.facts.set("cuda.context.busy_count", std::int64_t{1});
+  r.facts.set("cuda.context.busy_count"_fact, std::int64_t{1});
   Verdict v = gd::verdict_of(r);
   CHECK(v.kind == Verdict::Kind::incomplete);
   CHECK(v.text == "No problem confirmed; 1 GPU is busy with other processes' work and not proven.");
-  r.facts.set("cuda.context.busy_count", std::int64_t{0});
+  r.facts.set("cuda.context.busy_count"_fact, std::int64_t{0});
   CHECK(gd::verdict_of(r).text == "No node problems found.");
 }
 

@@ -5,8 +5,10 @@
 #include "rules/evaluator.hpp"
 #include "rules/operators.hpp"
 #include "rules/placeholders.hpp"
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -33,15 +35,15 @@ Condition branch(Condition::Kind kind, std::vector<Condition> children) {
 // cuda.init.result = 0 (present), nvml.init.result unknown, env.cuda_visible_devices absent.
 gd::FactSet base_facts() {
   gd::FactSet facts;
-  facts.set("cuda.init.result", std::int64_t{0}, "helper:cuInit");
-  facts.set_unknown("nvml.init.result", "helper timed out", "helper:nvmlInit");
-  facts.set_absent("env.cuda_visible_devices", "env:CUDA_VISIBLE_DEVICES");
+  facts.set("cuda.init.result"_fact, std::int64_t{0}, "helper:cuInit");
+  facts.set_unknown("nvml.init.result"_fact, "helper timed out", "helper:nvmlInit");
+  facts.set_absent("env.cuda_visible_devices"_fact, "env:CUDA_VISIBLE_DEVICES");
   return facts;
 }
 
-const Condition k_yes = leaf("cuda.init.result", Op::equals, std::int64_t{0});
-const Condition k_no = leaf("cuda.init.result", Op::equals, std::int64_t{1});
-const Condition k_unknown = leaf("nvml.init.result", Op::equals, std::int64_t{0});
+const Condition k_yes = leaf("cuda.init.result"_fact, Op::equals, std::int64_t{0});
+const Condition k_no = leaf("cuda.init.result"_fact, Op::equals, std::int64_t{1});
+const Condition k_unknown = leaf("nvml.init.result"_fact, Op::equals, std::int64_t{0});
 
 Condition of(Truth truth) { return truth == Truth::yes ? k_yes : truth == Truth::no ? k_no : k_unknown; }
 
@@ -96,59 +98,59 @@ TEST_CASE("all/any/not follow Kleene logic", "[rules][evaluator]") {
 TEST_CASE("absent, unknown and missing facts differ", "[rules][evaluator]") {
   gd::FactSet facts = base_facts();
   SECTION("absent: only present = false holds") {
-    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices", Op::present, false), facts) == Truth::yes);
-    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices", Op::present, true), facts) == Truth::no);
-    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices", Op::equals, std::string("")), facts) == Truth::no);
-    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices", Op::not_equals, std::string("0")), facts) == Truth::no);
+    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices"_fact, Op::present, false), facts) == Truth::yes);
+    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices"_fact, Op::present, true), facts) == Truth::no);
+    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices"_fact, Op::equals, std::string("")), facts) == Truth::no);
+    CHECK(gd::evaluate_leaf(leaf("env.cuda_visible_devices"_fact, Op::not_equals, std::string("0")), facts) == Truth::no);
   }
   SECTION("unknown: every operator is unknown") {
-    CHECK(gd::evaluate_leaf(leaf("nvml.init.result", Op::present, true), facts) == Truth::unknown);
-    CHECK(gd::evaluate_leaf(leaf("nvml.init.result", Op::present, false), facts) == Truth::unknown);
-    CHECK(gd::evaluate_leaf(leaf("nvml.init.result", Op::not_equals, std::int64_t{0}), facts) == Truth::unknown);
+    CHECK(gd::evaluate_leaf(leaf("nvml.init.result"_fact, Op::present, true), facts) == Truth::unknown);
+    CHECK(gd::evaluate_leaf(leaf("nvml.init.result"_fact, Op::present, false), facts) == Truth::unknown);
+    CHECK(gd::evaluate_leaf(leaf("nvml.init.result"_fact, Op::not_equals, std::int64_t{0}), facts) == Truth::unknown);
   }
   SECTION("missing (never collected) behaves as unknown") {
-    CHECK(gd::evaluate_leaf(leaf("nvml.device_count", Op::present, false), facts) == Truth::unknown);
-    CHECK(gd::evaluate_leaf(leaf("nvml.device_count", Op::gt, std::int64_t{0}), facts) == Truth::unknown);
+    CHECK(gd::evaluate_leaf(leaf("nvml.device_count"_fact, Op::present, false), facts) == Truth::unknown);
+    CHECK(gd::evaluate_leaf(leaf("nvml.device_count"_fact, Op::gt, std::int64_t{0}), facts) == Truth::unknown);
   }
   SECTION("present") {
-    CHECK(gd::evaluate_leaf(leaf("cuda.init.result", Op::present, true), facts) == Truth::yes);
-    CHECK(gd::evaluate_leaf(leaf("cuda.init.result", Op::present, false), facts) == Truth::no);
+    CHECK(gd::evaluate_leaf(leaf("cuda.init.result"_fact, Op::present, true), facts) == Truth::yes);
+    CHECK(gd::evaluate_leaf(leaf("cuda.init.result"_fact, Op::present, false), facts) == Truth::no);
   }
 }
 
 TEST_CASE("operators compare values of each type", "[rules][operators]") {
   gd::FactSet facts;
-  facts.set("cuda.init.result", std::int64_t{100});
-  facts.set("nvml.driver_version", std::string("580.159.04"));
-  facts.set("cuda.init.name", std::string("CUDA_ERROR_NO_DEVICE"));
-  facts.set("cuda.context.failures", std::vector<std::string>{"0: context 46 CUDA_ERROR_DEVICE_UNAVAILABLE", "1: alloc 2"});
-  facts.set("cuda.libcuda.is_stub", false);
-  auto eval = [&](const char* fact, Op op, gd::Operand operand) { return gd::evaluate_leaf(leaf(fact, op, operand), facts); };
+  facts.set("cuda.init.result"_fact, std::int64_t{100});
+  facts.set("nvml.driver_version"_fact, std::string("580.159.04"));
+  facts.set("cuda.init.name"_fact, std::string("CUDA_ERROR_NO_DEVICE"));
+  facts.set("cuda.context.failures"_fact, std::vector<std::string>{"0: context 46 CUDA_ERROR_DEVICE_UNAVAILABLE", "1: alloc 2"});
+  facts.set("cuda.libcuda.is_stub"_fact, false);
+  auto eval = [&](std::string_view fact, Op op, gd::Operand operand) { return gd::evaluate_leaf(leaf(std::string(fact), op, operand), facts); };
 
-  CHECK(eval("cuda.init.result", Op::in, std::vector<std::int64_t>{34, 100}) == Truth::yes);
-  CHECK(eval("cuda.init.result", Op::not_in, std::vector<std::int64_t>{34, 100}) == Truth::no);
-  CHECK(eval("cuda.init.result", Op::ge, std::int64_t{100}) == Truth::yes);
-  CHECK(eval("cuda.init.result", Op::gt, std::int64_t{100}) == Truth::no);
-  CHECK(eval("cuda.init.result", Op::le, std::int64_t{100}) == Truth::yes);
-  CHECK(eval("cuda.init.result", Op::lt, std::int64_t{101}) == Truth::yes);
+  CHECK(eval("cuda.init.result"_fact, Op::in, std::vector<std::int64_t>{34, 100}) == Truth::yes);
+  CHECK(eval("cuda.init.result"_fact, Op::not_in, std::vector<std::int64_t>{34, 100}) == Truth::no);
+  CHECK(eval("cuda.init.result"_fact, Op::ge, std::int64_t{100}) == Truth::yes);
+  CHECK(eval("cuda.init.result"_fact, Op::gt, std::int64_t{100}) == Truth::no);
+  CHECK(eval("cuda.init.result"_fact, Op::le, std::int64_t{100}) == Truth::yes);
+  CHECK(eval("cuda.init.result"_fact, Op::lt, std::int64_t{101}) == Truth::yes);
   // Versions compare numerically, segment by segment: 159 > 65.
-  CHECK(eval("nvml.driver_version", Op::gt, std::string("580.65.06")) == Truth::yes);
-  CHECK(eval("nvml.driver_version", Op::lt, std::string("580.65.06")) == Truth::no);
-  CHECK(eval("nvml.driver_version", Op::equals, std::string("580.159.4")) == Truth::yes);
-  CHECK(eval("nvml.driver_version", Op::in, std::vector<std::string>{"570.1", "580.159.04.0"}) == Truth::yes);
-  CHECK(eval("nvml.driver_version", Op::starts_with, std::string("580.")) == Truth::yes);
-  CHECK(eval("cuda.init.name", Op::contains, std::string("NO_DEVICE")) == Truth::yes);
-  CHECK(eval("cuda.init.name", Op::starts_with, std::string("CUDA_SUCCESS")) == Truth::no);
-  CHECK(eval("cuda.init.name", Op::not_in, std::vector<std::string>{"CUDA_SUCCESS"}) == Truth::yes);
+  CHECK(eval("nvml.driver_version"_fact, Op::gt, std::string("580.65.06")) == Truth::yes);
+  CHECK(eval("nvml.driver_version"_fact, Op::lt, std::string("580.65.06")) == Truth::no);
+  CHECK(eval("nvml.driver_version"_fact, Op::equals, std::string("580.159.4")) == Truth::yes);
+  CHECK(eval("nvml.driver_version"_fact, Op::in, std::vector<std::string>{"570.1", "580.159.04.0"}) == Truth::yes);
+  CHECK(eval("nvml.driver_version"_fact, Op::starts_with, std::string("580.")) == Truth::yes);
+  CHECK(eval("cuda.init.name"_fact, Op::contains, std::string("NO_DEVICE")) == Truth::yes);
+  CHECK(eval("cuda.init.name"_fact, Op::starts_with, std::string("CUDA_SUCCESS")) == Truth::no);
+  CHECK(eval("cuda.init.name"_fact, Op::not_in, std::vector<std::string>{"CUDA_SUCCESS"}) == Truth::yes);
   // Lists: contains = has that element; starts_with = some element starts with it.
-  CHECK(eval("cuda.context.failures", Op::contains, std::string("1: alloc 2")) == Truth::yes);
-  CHECK(eval("cuda.context.failures", Op::contains, std::string("alloc")) == Truth::no);
-  CHECK(eval("cuda.context.failures", Op::starts_with, std::string("0: context")) == Truth::yes);
-  CHECK(eval("cuda.libcuda.is_stub", Op::equals, false) == Truth::yes);
-  CHECK(eval("cuda.libcuda.is_stub", Op::not_equals, false) == Truth::no);
+  CHECK(eval("cuda.context.failures"_fact, Op::contains, std::string("1: alloc 2")) == Truth::yes);
+  CHECK(eval("cuda.context.failures"_fact, Op::contains, std::string("alloc")) == Truth::no);
+  CHECK(eval("cuda.context.failures"_fact, Op::starts_with, std::string("0: context")) == Truth::yes);
+  CHECK(eval("cuda.libcuda.is_stub"_fact, Op::equals, false) == Truth::yes);
+  CHECK(eval("cuda.libcuda.is_stub"_fact, Op::not_equals, false) == Truth::no);
 
-  facts.set("kmod.nvidia.version", std::string("not-a-version"));
-  CHECK(eval("kmod.nvidia.version", Op::ge, std::string("580")) == Truth::unknown);
+  facts.set("kmod.nvidia.version"_fact, std::string("not-a-version"));
+  CHECK(eval("kmod.nvidia.version"_fact, Op::ge, std::string("580")) == Truth::unknown);
 
   CHECK(gd::compare_versions("13.0", "13") == 0);
   CHECK(gd::compare_versions("580.159.04", "580.65.06") == 1);
@@ -161,7 +163,7 @@ TEST_CASE("operators compare values of each type", "[rules][operators]") {
 
 TEST_CASE("placeholders are filled from facts", "[rules][placeholders]") {
   gd::FactSet facts = base_facts();
-  facts.set("cuda.context.failures", std::vector<std::string>{"0: context 46", "1: alloc 2"});
+  facts.set("cuda.context.failures"_fact, std::vector<std::string>{"0: context 46", "1: alloc 2"});
   CHECK(gd::fill_placeholders("cuInit returned {cuda.init.result}.", facts) == "cuInit returned 0.");
   CHECK(gd::fill_placeholders("{cuda.context.failures}", facts) == "[0: context 46, 1: alloc 2]");
   CHECK(gd::fill_placeholders("CVD={env.cuda_visible_devices}", facts) == "CVD=absent");
@@ -179,15 +181,15 @@ TEST_CASE("placeholders are filled from facts", "[rules][placeholders]") {
 
 TEST_CASE("findings carry filled texts and evidence", "[rules][evaluator]") {
   gd::FactSet facts = base_facts();
-  facts.set("cuda.helper.stderr", std::string("boom"), "helper:stderr");
+  facts.set("cuda.helper.stderr"_fact, std::string("boom"), "helper:stderr");
   gd::Rule r = rule("cuda.a", gd::Severity::error,
-                    branch(Condition::Kind::all, {k_yes, leaf("env.cuda_visible_devices", Op::present, false)}));
+                    branch(Condition::Kind::all, {k_yes, leaf("env.cuda_visible_devices"_fact, Op::present, false)}));
   r.title = "init {cuda.init.result}";
   r.message = "CVD {env.cuda_visible_devices}, NVML {nvml.init.result}, count {nvml.device_count}";
   r.why = "why {cuda.init.result}";
   r.fix = {"fix {cuda.init.result}", "echo ${HOME}"};
   r.references = {"https://example.com"};
-  r.evidence = {"cuda.helper.stderr", "cuda.helper.stage"};
+  r.evidence = {"cuda.helper.stderr"_fact, "cuda.helper.stage"_fact};
 
   gd::Evaluation evaluation = gd::evaluate(std::vector<gd::Rule>{r}, facts);
   REQUIRE(evaluation.findings.size() == 1);
@@ -218,7 +220,7 @@ TEST_CASE("findings carry filled texts and evidence", "[rules][evaluator]") {
 TEST_CASE("an undecided rule is inconclusive and lists its unknown facts", "[rules][evaluator]") {
   gd::FactSet facts = base_facts();
   gd::Rule r = rule("cuda.u", gd::Severity::error,
-                    branch(Condition::Kind::all, {k_yes, k_unknown, leaf("nvml.device_count", Op::gt, std::int64_t{0})}));
+                    branch(Condition::Kind::all, {k_yes, k_unknown, leaf("nvml.device_count"_fact, Op::gt, std::int64_t{0})}));
   gd::Evaluation evaluation = gd::evaluate(std::vector<gd::Rule>{r}, facts);
   CHECK(evaluation.findings.empty());
   REQUIRE(evaluation.inconclusive.size() == 1);

@@ -4,9 +4,13 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
+
 #include "rules/node_scope.hpp"
 
-namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+namespace GD_UNITY_ID {
+
+using namespace gd::fact_literals;  // this file's own (unity build: tests/CMakeLists.txt)
 
 namespace {
 
@@ -49,8 +53,8 @@ std::vector<std::string> ids(const std::vector<gd::Finding>& findings) {
 // The helper's second run, without the caller's variables, initialised CUDA.
 gd::FactSet clean_env_works() {
   gd::FactSet facts;
-  facts.set("cuda.clean_env.status", std::string("ok"));
-  facts.set("cuda.clean_env.init.result", std::int64_t{0});
+  facts.set("cuda.clean_env.status"_fact, std::string("ok"));
+  facts.set("cuda.clean_env.init.result"_fact, std::int64_t{0});
   return facts;
 }
 
@@ -97,7 +101,7 @@ TEST_CASE("node scope: a finding on the first run's failure leaves when CUDA wor
   // Without that proof (no second run, or it failed too) the node's rule stays the node's.
   CHECK(run(gd::FactSet{}).first == std::vector<std::string>{"node.uvm-missing", "node.stub-libcuda"});
   gd::FactSet failed = clean_env_works();
-  failed.set("cuda.clean_env.init.result", std::int64_t{100});
+  failed.set("cuda.clean_env.init.result"_fact, std::int64_t{100});
   CHECK(run(failed).first == std::vector<std::string>{"node.uvm-missing", "node.stub-libcuda"});
 }
 

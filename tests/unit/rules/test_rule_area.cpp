@@ -7,12 +7,14 @@
 #include <set>
 #include <string>
 
+#include "core/fact_key.hpp"
 #include "core/all_layers.hpp"
 #include "rules/defaults.hpp"
 #include "rules/embedded_rules.hpp"
 #include "rules/rule_loader.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 

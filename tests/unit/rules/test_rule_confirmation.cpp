@@ -14,8 +14,10 @@
 #include "rule_fixture.hpp"
 #include "rules/evaluator.hpp"
 #include "rules/rule_files.hpp"
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -51,21 +53,21 @@ const gd::Finding* finding_of(const gd::Evaluation& evaluation, const std::strin
 
 // What a CUDA that ran and proved every GPU on the bus reports.
 void overlay_cuda_success(gd::FactSet& facts) {
-  std::int64_t gpus = facts.get_int("pci.nvidia_gpu_count").value_or(1);
+  std::int64_t gpus = facts.get_int("pci.nvidia_gpu_count"_fact).value_or(1);
   if (gpus < 1) gpus = 1;
-  facts.set("cuda.helper.status", std::string("ok"), "test");
-  facts.set("cuda.libcuda.loaded", true, "test");
-  facts.set("cuda.init.result", std::int64_t{0}, "test");
-  facts.set("cuda.driver_version.result", std::int64_t{0}, "test");
-  facts.set("cuda.libcuda.is_stub", false, "test");
-  facts.set("cuda.device_count", gpus, "test");
-  facts.set("cuda.context.failed_count", std::int64_t{0}, "test");
-  facts.set("cuda.kernel.proven_count", gpus, "test");
-  facts.set("cuda.kernel.module_result_codes", std::vector<std::string>{}, "test");  // every module loaded
-  facts.set("cuda.proof.every_pci_gpu", true, "test");
-  facts.set("lib.libcuda.matches_loaded", true, "test");
-  facts.set("nvml.loaded", true, "test");
-  facts.set("nvml.init.result", std::int64_t{0}, "test");
+  facts.set("cuda.helper.status"_fact, std::string("ok"), "test");
+  facts.set("cuda.libcuda.loaded"_fact, true, "test");
+  facts.set("cuda.init.result"_fact, std::int64_t{0}, "test");
+  facts.set("cuda.driver_version.result"_fact, std::int64_t{0}, "test");
+  facts.set("cuda.libcuda.is_stub"_fact, false, "test");
+  facts.set("cuda.device_count"_fact, gpus, "test");
+  facts.set("cuda.context.failed_count"_fact, std::int64_t{0}, "test");
+  facts.set("cuda.kernel.proven_count"_fact, gpus, "test");
+  facts.set("cuda.kernel.module_result_codes"_fact, std::vector<std::string>{}, "test");  // every module loaded
+  facts.set("cuda.proof.every_pci_gpu"_fact, true, "test");
+  facts.set("lib.libcuda.matches_loaded"_fact, true, "test");
+  facts.set("nvml.loaded"_fact, true, "test");
+  facts.set("nvml.init.result"_fact, std::int64_t{0}, "test");
 }
 
 // The rules below CUDA, which predict that the driver API fails: every rule of the libraries,

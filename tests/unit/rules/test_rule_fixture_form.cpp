@@ -4,12 +4,16 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
+
 #include <string>
 
 #include "rule_fixture.hpp"
 #include "temp_tree.hpp"
 
-namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+namespace GD_UNITY_ID {
+
+using namespace gd::fact_literals;  // this file's own (unity build: tests/CMakeLists.txt)
 
 namespace {
 
@@ -37,10 +41,10 @@ TEST_CASE("a fixture is its base, its changed facts and its removals", "[rules][
     "facts": {"nvml.device_count": 0, "nvml.init.result": 0}, "remove": ["kmod.nvidia.version"],
     "expect": {"fix_contains": ["x"]}})");
   REQUIRE(fixture);
-  CHECK(fixture->facts.get_bool("kmod.nvidia.loaded") == true);
-  CHECK(fixture->facts.get_int("nvml.device_count") == 0);
-  CHECK(fixture->facts.get_int("nvml.init.result") == 0);
-  CHECK(fixture->facts.find("kmod.nvidia.version") == nullptr);
+  CHECK(fixture->facts.get_bool("kmod.nvidia.loaded"_fact) == true);
+  CHECK(fixture->facts.get_int("nvml.device_count"_fact) == 0);
+  CHECK(fixture->facts.get_int("nvml.init.result"_fact) == 0);
+  CHECK(fixture->facts.find("kmod.nvidia.version"_fact) == nullptr);
   CHECK(fixture->facts.all().size() == 3);
   CHECK(fixture->expect["fix_contains"][0] == "x");
 
@@ -52,7 +56,7 @@ TEST_CASE("a fixture is its base, its changed facts and its removals", "[rules][
   // The base's source stays with a fact the fixture does not touch.
   auto same = resolve(R"({"base": "host"})");
   REQUIRE(same);
-  CHECK(same->facts.find("kmod.nvidia.version")->source == "/proc/driver/nvidia/version");
+  CHECK(same->facts.find("kmod.nvidia.version"_fact)->source == "/proc/driver/nvidia/version");
 }
 
 TEST_CASE("a fixture naming an unknown base is refused", "[rules][fixture-form]") {
@@ -92,9 +96,9 @@ TEST_CASE("a base may build on another base, but not in a loop", "[rules][fixtur
   auto fixture = gd::test::resolve_rule_fixture(R"({"base": "no-gpu", "facts": {"nvml.init.result": 0}})", "case.json",
                                                 tree.at("/bases"));
   REQUIRE(fixture);
-  CHECK(fixture->facts.get_int("nvml.device_count") == 0);
-  CHECK(fixture->facts.get_bool("kmod.nvidia.loaded") == true);
-  CHECK(fixture->facts.find("kmod.nvidia.version") == nullptr);
+  CHECK(fixture->facts.get_int("nvml.device_count"_fact) == 0);
+  CHECK(fixture->facts.get_bool("kmod.nvidia.loaded"_fact) == true);
+  CHECK(fixture->facts.find("kmod.nvidia.version"_fact) == nullptr);
   CHECK(fixture->facts.all().size() == 3);
   auto loop = gd::test::resolve_rule_fixture(R"({"base": "a"})", "case.json", tree.at("/bases"));
   REQUIRE_FALSE(loop);

@@ -264,7 +264,7 @@ std::vector<std::string> uncollected_placeholders(const gd::Rule& rule, const gd
   texts.insert(texts.end(), rule.fix.begin(), rule.fix.end());
   for (const std::string& text : texts) {
     for (const gd::Placeholder& placeholder : gd::find_placeholders(text)) {
-      if (facts.find(placeholder.fact) == nullptr && !contains(out, placeholder.fact)) out.push_back(placeholder.fact);
+      if (facts.find(gd::FactName::unchecked(placeholder.fact)) == nullptr && !contains(out, placeholder.fact)) out.push_back(placeholder.fact);
     }
   }
   return out;

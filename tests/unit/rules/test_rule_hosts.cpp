@@ -21,9 +21,11 @@
 #include "fact_consistency.hpp"
 #include "rule_hosts.hpp"
 #include "rules/rule_files.hpp"
+#include "core/fact_key.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -133,7 +135,7 @@ TEST_CASE("the rule host composer edits a base capture as described", "[rules][h
       {"base", "h200-live-580.159.04"},
       {"env", {{"CUDA_VISIBLE_DEVICES", "99"}}},
       {"paths", {{"/proc/driver/nvidia/version", nullptr}, {"/new", {{"read", {{"error", "EACCES"}}}}}}},
-      {"helper_reply", {{"user-env", {{"cuda.init.result", "999"}, {"cuda.device_count", nullptr}, {"x.new", "1"}}}}}};
+      {"helper_reply", {{"user-env", {{"cuda.init.result"_fact, "999"}, {"cuda.device_count"_fact, nullptr}, {"x.new", "1"}}}}}};
   nlohmann::json capture = gd::test::compose_rule_host(host, "inline");
   CHECK(capture["env"]["CUDA_VISIBLE_DEVICES"] == "99");
   CHECK(capture["env"].contains("LD_LIBRARY_PATH"));

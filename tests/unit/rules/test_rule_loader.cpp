@@ -11,8 +11,10 @@
 #include "rules/embedded_rules.hpp"
 #include "rules/rule_files.hpp"
 #include "rules/rule_loader.hpp"
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -82,7 +84,7 @@ TEST_CASE("a valid rule loads with all its parts", "[rules][loader]") {
   REQUIRE(rule.superseded_by.size() == 1);
   CHECK(rule.superseded_by[0].id == "cuda.other");
   CHECK(rule.superseded_by[0].line == 13);
-  CHECK(rule.evidence == std::vector<std::string>{"cuda.helper.stderr"});
+  CHECK(rule.evidence == std::vector<std::string>{"cuda.helper.stderr"_fact});
   CHECK(rule.file == "rules/cuda/example.toml");
   CHECK(rule.line == 2);
 
@@ -98,8 +100,8 @@ TEST_CASE("a valid rule loads with all its parts", "[rules][loader]") {
   CHECK(rule.when.children[1].children.at(0).op == gd::Op::present);
   CHECK(rule.when.children[2].kind == gd::Condition::Kind::any);
   CHECK(gd::condition_facts(rule.when) ==
-        std::vector<std::string>{"cuda.init.result", "env.cuda_visible_devices", "nvml.driver_version",
-                                 "cuda.context.failures"});
+        std::vector<std::string>{"cuda.init.result"_fact, "env.cuda_visible_devices"_fact, "nvml.driver_version"_fact,
+                                 "cuda.context.failures"_fact});
 }
 
 TEST_CASE("a leaf directly under [when] and [[when.any]] tables are accepted", "[rules][loader]") {

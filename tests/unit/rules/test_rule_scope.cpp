@@ -7,12 +7,14 @@
 #include <set>
 #include <string>
 
-#include "core/catalog/sections.hpp"
+#include "core/fact_key.hpp"
+#include "core/all_layers.hpp"
 #include "core/fact_catalog.hpp"
 #include "rules/defaults.hpp"
 #include "rules/rule_files.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 namespace {
 
@@ -33,7 +35,7 @@ TEST_CASE("no rule of the node's scope needs a fact --scope node leaves out", "[
   gd::RuleLoadResult loaded = repository_rules();
   REQUIRE(loaded.errors.empty());
   std::set<std::string> left_out = environment_only_keys();
-  REQUIRE(left_out.count("torch.version") == 1);
+  REQUIRE(left_out.count("torch.version"_fact) == 1);
   int node_rules = 0;
   for (const gd::Rule& rule : loaded.rules) {
     if (rule.scope != gd::Scope::node) continue;

@@ -13,21 +13,21 @@
 namespace gd::test {
 
 inline FactState state_of(const FactSet& facts, std::string_view name) {
-  const Fact* fact = facts.find(name);
+  const Fact* fact = facts.find(gd::FactName::unchecked(name));
   INFO("fact " << name);
   REQUIRE(fact);
   return fact->state;
 }
 
 inline std::string reason_of(const FactSet& facts, std::string_view name) {
-  const Fact* fact = facts.find(name);
+  const Fact* fact = facts.find(gd::FactName::unchecked(name));
   INFO("fact " << name);
   REQUIRE(fact);
   return fact->reason;
 }
 
 inline std::vector<std::string> list_of(const FactSet& facts, std::string_view name) {
-  const Fact* fact = facts.find(name);
+  const Fact* fact = facts.find(gd::FactName::unchecked(name));
   INFO("fact " << name);
   REQUIRE(fact);
   REQUIRE(fact->state == FactState::present);

@@ -118,7 +118,7 @@ inline gd::Result<nlohmann::json> resolved_facts(const nlohmann::json& node, con
     if (!base_set) return std::unexpected(base_set.error());
     if (!own_set) return std::unexpected(own_set.error());
     for (const auto& [name, fact] : own_set->all()) {
-      const gd::Fact* was = base_set->find(name);
+      const gd::Fact* was = base_set->find(gd::FactName::unchecked(name));
       if (was != nullptr && gd::fact_to_json(*was) == gd::fact_to_json(fact)) {
         return gd::fail("fact '" + name + "' has the same value as in base '" + base_name + "': leave it out", file);
       }

@@ -10,8 +10,10 @@
 
 #include "host_captures.hpp"
 #include "container_probe_run.hpp"
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -39,27 +41,27 @@ Capture h200() { return gd::test::h200_container_capture(); }
 
 TEST_CASE("containers: the healthy H200 container", "[probes][containers]") {
   FactSet facts = run(h200());
-  CHECK(facts.get_string("cgroup.version") == "v2");
-  CHECK(facts.get_string("cgroup.path") == "/process_api/636c326387033a79cabd8cf06325d8d6");
-  CHECK(state_of(facts, "cgroup.devices_list") == FactState::absent);
-  CHECK(facts.get_string("container.runtime") == "docker");
-  CHECK(facts.get_string("container.runtime_evidence") == "/.dockerenv exists");
-  CHECK(facts.get_bool("container.in_container") == true);
-  CHECK(facts.get_bool("virt.is_vm") == true);
-  CHECK(facts.get_string("virt.hypervisor") == "unknown");  // Firecracker: no DMI table
-  CHECK(state_of(facts, "virt.dmi_vendor") == FactState::absent);
-  CHECK(facts.get_bool("virt.wsl2") == false);
-  CHECK(facts.get_string("env.nvidia_visible_devices") == "0");
-  CHECK(facts.get_string("env.nvidia_driver_capabilities") == "compute,graphics,utility");
-  CHECK(facts.get_string("env.nvidia_require_cuda")->starts_with("cuda>=13.0 brand=unknown,driver>=535,driver<536 "));
-  CHECK(state_of(facts, "env.nvidia_disable_require") == FactState::absent);
-  CHECK(list_of(facts, "container.missing_driver_capabilities").empty());
-  CHECK(facts.get_string("container.driver_cuda_version") == "13.0");
+  CHECK(facts.get_string("cgroup.version"_fact) == "v2");
+  CHECK(facts.get_string("cgroup.path"_fact) == "/process_api/636c326387033a79cabd8cf06325d8d6");
+  CHECK(state_of(facts, "cgroup.devices_list"_fact) == FactState::absent);
+  CHECK(facts.get_string("container.runtime"_fact) == "docker");
+  CHECK(facts.get_string("container.runtime_evidence"_fact) == "/.dockerenv exists");
+  CHECK(facts.get_bool("container.in_container"_fact) == true);
+  CHECK(facts.get_bool("virt.is_vm"_fact) == true);
+  CHECK(facts.get_string("virt.hypervisor"_fact) == "unknown");  // Firecracker: no DMI table
+  CHECK(state_of(facts, "virt.dmi_vendor"_fact) == FactState::absent);
+  CHECK(facts.get_bool("virt.wsl2"_fact) == false);
+  CHECK(facts.get_string("env.nvidia_visible_devices"_fact) == "0");
+  CHECK(facts.get_string("env.nvidia_driver_capabilities"_fact) == "compute,graphics,utility");
+  CHECK(facts.get_string("env.nvidia_require_cuda"_fact)->starts_with("cuda>=13.0 brand=unknown,driver>=535,driver<536 "));
+  CHECK(state_of(facts, "env.nvidia_disable_require"_fact) == FactState::absent);
+  CHECK(list_of(facts, "container.missing_driver_capabilities"_fact).empty());
+  CHECK(facts.get_string("container.driver_cuda_version"_fact) == "13.0");
   // The real requirement is met by 580.159.04.
-  CHECK(state_of(facts, "container.require_cuda_unmet") == FactState::absent);
-  CHECK(reason_of(facts, "container.require_cuda_unmet") == "met by driver 580.159.04 (CUDA 13.0)");
-  CHECK(state_of(facts, "container.cuda_visible_devices_malformed") == FactState::absent);
-  CHECK(state_of(facts, "container.cuda_visible_devices_absent") == FactState::absent);
+  CHECK(state_of(facts, "container.require_cuda_unmet"_fact) == FactState::absent);
+  CHECK(reason_of(facts, "container.require_cuda_unmet"_fact) == "met by driver 580.159.04 (CUDA 13.0)");
+  CHECK(state_of(facts, "container.cuda_visible_devices_malformed"_fact) == FactState::absent);
+  CHECK(state_of(facts, "container.cuda_visible_devices_absent"_fact) == FactState::absent);
 }
 
 TEST_CASE("containers: cgroup v1 devices.list after systemctl daemon-reload", "[probes][containers]") {
@@ -72,10 +74,10 @@ TEST_CASE("containers: cgroup v1 devices.list after systemctl daemon-reload", "[
            "cgroup cgroup rw,devices\n");
   set_file(c, "/sys/fs/cgroup/devices/devices.list", "c 1:3 rwm\nc 136:* rwm\nc 195:* m\n");
   FactSet facts = run(c);
-  CHECK(facts.get_string("cgroup.version") == "v1");
-  CHECK(facts.get_string("cgroup.path") == "/docker/4b6f2c1e9d0a");
-  CHECK(list_of(facts, "cgroup.devices_list") == Strings{"c 1:3 rwm", "c 136:* rwm", "c 195:* m"});
-  CHECK(list_of(facts, "cgroup.devices_list_denies") ==
+  CHECK(facts.get_string("cgroup.version"_fact) == "v1");
+  CHECK(facts.get_string("cgroup.path"_fact) == "/docker/4b6f2c1e9d0a");
+  CHECK(list_of(facts, "cgroup.devices_list"_fact) == Strings{"c 1:3 rwm", "c 136:* rwm", "c 195:* m"});
+  CHECK(list_of(facts, "cgroup.devices_list_denies"_fact) ==
         Strings{"/dev/nvidiactl 195:255", "/dev/nvidia-uvm 238:0", "/dev/nvidia-uvm-tools 238:1", "/dev/nvidia0 195:0"});
 
   // On a v1 host outside a container the process's own cgroup folder holds the list.
@@ -86,22 +88,22 @@ TEST_CASE("containers: cgroup v1 devices.list after systemctl daemon-reload", "[
            "32 25 0:29 / /sys/fs/cgroup/devices rw,nosuid,nodev,noexec,relatime shared:16 - cgroup cgroup rw,devices\n");
   set_file(host, "/sys/fs/cgroup/devices/user.slice/devices.list", "a *:* rwm\n");
   FactSet host_facts = run(host);
-  CHECK(host_facts.get_string("cgroup.version") == "hybrid");
-  CHECK(list_of(host_facts, "cgroup.devices_list_denies").empty());
+  CHECK(host_facts.get_string("cgroup.version"_fact) == "hybrid");
+  CHECK(list_of(host_facts, "cgroup.devices_list_denies"_fact).empty());
 }
 
 TEST_CASE("containers: runtimes, VMs and WSL2", "[probes][containers]") {
   Capture podman = h200();
   podman.paths.erase("/.dockerenv");
   set_file(podman, "/run/.containerenv", "engine=\"podman-4.9.3\"\n");
-  CHECK(run(podman).get_string("container.runtime") == "podman");
+  CHECK(run(podman).get_string("container.runtime"_fact) == "podman");
 
   Capture lxc = h200();
   lxc.paths.erase("/.dockerenv");
   set_file(lxc, "/run/systemd/container", "lxc\n");
   FactSet lxc_facts = run(lxc);
-  CHECK(lxc_facts.get_string("container.runtime") == "lxc");
-  CHECK(lxc_facts.get_string("container.runtime_evidence") == "/run/systemd/container says lxc");
+  CHECK(lxc_facts.get_string("container.runtime"_fact) == "lxc");
+  CHECK(lxc_facts.get_string("container.runtime_evidence"_fact) == "/run/systemd/container says lxc");
 
   Capture bare = h200();
   bare.paths.erase("/.dockerenv");
@@ -109,11 +111,11 @@ TEST_CASE("containers: runtimes, VMs and WSL2", "[probes][containers]") {
   set_file(bare, "/sys/class/dmi/id/sys_vendor", "Supermicro\n");
   set_file(bare, "/sys/class/dmi/id/product_name", "SYS-821GE-TNHR\n");
   FactSet bare_facts = run(bare);
-  CHECK(bare_facts.get_string("container.runtime") == "none");
-  CHECK(bare_facts.get_bool("container.in_container") == false);
-  CHECK(bare_facts.get_bool("virt.is_vm") == false);
-  CHECK(bare_facts.get_string("virt.hypervisor") == "none");
-  CHECK(bare_facts.get_string("virt.dmi_vendor") == "Supermicro");
+  CHECK(bare_facts.get_string("container.runtime"_fact) == "none");
+  CHECK(bare_facts.get_bool("container.in_container"_fact) == false);
+  CHECK(bare_facts.get_bool("virt.is_vm"_fact) == false);
+  CHECK(bare_facts.get_string("virt.hypervisor"_fact) == "none");
+  CHECK(bare_facts.get_string("virt.dmi_vendor"_fact) == "Supermicro");
 
   Capture wsl = bare;
   wsl.uname->release = "5.15.153.1-microsoft-standard-WSL2";
@@ -121,10 +123,10 @@ TEST_CASE("containers: runtimes, VMs and WSL2", "[probes][containers]") {
   wsl.paths.erase("/sys/class/dmi/id/sys_vendor");
   wsl.paths.erase("/sys/class/dmi/id/product_name");
   FactSet wsl_facts = run(wsl);
-  CHECK(wsl_facts.get_bool("virt.wsl2") == true);
-  CHECK(wsl_facts.get_string("container.runtime") == "wsl2");
-  CHECK(wsl_facts.get_bool("container.in_container") == false);
-  CHECK(wsl_facts.get_bool("virt.is_vm") == true);
+  CHECK(wsl_facts.get_bool("virt.wsl2"_fact) == true);
+  CHECK(wsl_facts.get_string("container.runtime"_fact) == "wsl2");
+  CHECK(wsl_facts.get_bool("container.in_container"_fact) == false);
+  CHECK(wsl_facts.get_bool("virt.is_vm"_fact) == true);
 }
 
 TEST_CASE("containers: unreadable files", "[probes][containers]") {
@@ -134,12 +136,12 @@ TEST_CASE("containers: unreadable files", "[probes][containers]") {
   c.paths["/proc/self/cgroup"].read = std::unexpected(gd::IoError{EACCES});
   c.paths["/proc/cpuinfo"].read = std::unexpected(gd::IoError{EACCES});
   FactSet facts = run(c);
-  CHECK(state_of(facts, "cgroup.version") == FactState::unknown);
-  CHECK(reason_of(facts, "cgroup.version").starts_with("needs root"));
-  CHECK(state_of(facts, "cgroup.path") == FactState::unknown);
-  CHECK(state_of(facts, "virt.is_vm") == FactState::unknown);
+  CHECK(state_of(facts, "cgroup.version"_fact) == FactState::unknown);
+  CHECK(reason_of(facts, "cgroup.version"_fact).starts_with("needs root"));
+  CHECK(state_of(facts, "cgroup.path"_fact) == FactState::unknown);
+  CHECK(state_of(facts, "virt.is_vm"_fact) == FactState::unknown);
   // The runtime still comes from /.dockerenv.
-  CHECK(facts.get_string("container.runtime") == "docker");
+  CHECK(facts.get_string("container.runtime"_fact) == "docker");
 }
 
 }  // namespace GD_UNITY_ID

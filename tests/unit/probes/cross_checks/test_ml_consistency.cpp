@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "fact_access.hpp"
+#include "core/fact_key.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
 #include "sys/real_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::FactSet;
 using gd::FactState;
@@ -33,18 +35,18 @@ FactSet run(FactSet facts) {
 FactSet host(const std::string& gpu, const std::string& cc, const std::string& driver_cuda, const std::string& torch_cuda,
              Names sass, Names ptx) {
   FactSet facts;
-  facts.set("cuda.device.0.name", gpu);
-  facts.set("cuda.device.0.compute_capability", cc);
-  facts.set("cuda.driver_version.text", driver_cuda);
-  facts.set("kmod.nvidia.version", std::string("580.159.04"));
-  facts.set("torch.installed", true);
-  facts.set("torch.cpu_only", false);
-  facts.set("torch.cuda", torch_cuda);
-  facts.set("torch.sass", sass);
-  facts.set("torch.ptx", ptx);
-  facts.set_absent("wheels.jax_cuda_major");
-  facts.set_absent("wheels.cupy_cuda_major");
-  facts.set_absent("toolkit.build.version");
+  facts.set("cuda.device.0.name"_fact, gpu);
+  facts.set("cuda.device.0.compute_capability"_fact, cc);
+  facts.set("cuda.driver_version.text"_fact, driver_cuda);
+  facts.set("kmod.nvidia.version"_fact, std::string("580.159.04"));
+  facts.set("torch.installed"_fact, true);
+  facts.set("torch.cpu_only"_fact, false);
+  facts.set("torch.cuda"_fact, torch_cuda);
+  facts.set("torch.sass"_fact, sass);
+  facts.set("torch.ptx"_fact, ptx);
+  facts.set_absent("wheels.jax_cuda_major"_fact);
+  facts.set_absent("wheels.cupy_cuda_major"_fact);
+  facts.set_absent("toolkit.build.version"_fact);
   return facts;
 }
 
@@ -79,71 +81,71 @@ TEST_CASE("torch's wheel index for a GPU", "[ml]") {
 
 TEST_CASE("an RTX 5090 with torch 2.6.0+cu124 has no kernels; with a cu128 build it has", "[ml]") {
   FactSet old = run(host("NVIDIA GeForce RTX 5090", "12.0", "12.8", "12.4", k_cu124_sass, {}));
-  CHECK(list_of(old, "ml.gpus_without_torch_kernels") == Names{"GPU 0 NVIDIA GeForce RTX 5090 (sm_120)"});
-  CHECK(old.get_string("ml.torch_index") == "https://download.pytorch.org/whl/cu128");
-  CHECK(old.get_bool("ml.torch_cuda_major_above_driver") == false);
-  CHECK(old.get_bool("ml.torch_cuda_minor_above_driver") == false);
+  CHECK(list_of(old, "ml.gpus_without_torch_kernels"_fact) == Names{"GPU 0 NVIDIA GeForce RTX 5090 (sm_120)"});
+  CHECK(old.get_string("ml.torch_index"_fact) == "https://download.pytorch.org/whl/cu128");
+  CHECK(old.get_bool("ml.torch_cuda_major_above_driver"_fact) == false);
+  CHECK(old.get_bool("ml.torch_cuda_minor_above_driver"_fact) == false);
 
   FactSet fixed = run(host("NVIDIA GeForce RTX 5090", "12.0", "12.8", "12.8",
                            {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}, {}));
-  CHECK(list_of(fixed, "ml.gpus_without_torch_kernels").empty());
-  CHECK(state_of(fixed, "ml.torch_index") == FactState::absent);
+  CHECK(list_of(fixed, "ml.gpus_without_torch_kernels"_fact).empty());
+  CHECK(state_of(fixed, "ml.torch_index"_fact) == FactState::absent);
 
   // PTX of an older target is enough: the driver compiles it when the program loads.
   FactSet ptx = run(host("NVIDIA GeForce RTX 5090", "12.0", "12.8", "12.4", k_cu124_sass, {"compute_90"}));
-  CHECK(list_of(ptx, "ml.gpus_without_torch_kernels").empty());
+  CHECK(list_of(ptx, "ml.gpus_without_torch_kernels"_fact).empty());
 }
 
 TEST_CASE("the PCI table's compute capability stands in when CUDA could not tell", "[ml]") {
   FactSet facts = host("x", "9.0", "13.0", "13.0", {"sm_90"}, {});
-  facts.set_unknown("cuda.device.0.compute_capability", "cuInit failed");
+  facts.set_unknown("cuda.device.0.compute_capability"_fact, "cuInit failed");
   FactSet pci;
   for (const auto& [name, fact] : facts.all()) {
     if (!name.starts_with("cuda.device.")) pci.put(fact);
   }
-  pci.set("pci.gpu.0.compute_capability", std::string("6.1"));
-  pci.set("pci.gpu.0.chip", std::string("GP104"));
+  pci.set("pci.gpu.0.compute_capability"_fact, std::string("6.1"));
+  pci.set("pci.gpu.0.chip"_fact, std::string("GP104"));
   FactSet out = run(pci);
-  CHECK(list_of(out, "ml.gpus_without_torch_kernels") == Names{"GPU 0 GP104 (sm_61)"});
-  CHECK(out.get_string("ml.torch_index") == "https://download.pytorch.org/whl/cu126");
+  CHECK(list_of(out, "ml.gpus_without_torch_kernels"_fact) == Names{"GPU 0 GP104 (sm_61)"});
+  CHECK(out.get_string("ml.torch_index"_fact) == "https://download.pytorch.org/whl/cu126");
 }
 
 TEST_CASE("torch's CUDA against the driver's", "[ml]") {
   FactSet major = run(host("NVIDIA H200", "9.0", "12.8", "13.0", {"sm_90"}, {}));
-  CHECK(major.get_bool("ml.torch_cuda_major_above_driver") == true);
-  CHECK(major.get_bool("ml.torch_cuda_minor_above_driver") == false);
+  CHECK(major.get_bool("ml.torch_cuda_major_above_driver"_fact) == true);
+  CHECK(major.get_bool("ml.torch_cuda_minor_above_driver"_fact) == false);
   FactSet minor = run(host("NVIDIA H200", "9.0", "12.4", "12.8", {"sm_90"}, {}));
-  CHECK(minor.get_bool("ml.torch_cuda_minor_above_driver") == true);
-  CHECK(minor.get_string("ml.driver_cuda") == "12.4");
+  CHECK(minor.get_bool("ml.torch_cuda_minor_above_driver"_fact) == true);
+  CHECK(minor.get_string("ml.driver_cuda"_fact) == "12.4");
   FactSet same = run(host("NVIDIA H200", "9.0", "13.0", "13.0", {"sm_90"}, {}));
-  CHECK(same.get_bool("ml.torch_cuda_major_above_driver") == false);
-  CHECK(same.get_bool("ml.torch_cuda_minor_above_driver") == false);
+  CHECK(same.get_bool("ml.torch_cuda_major_above_driver"_fact) == false);
+  CHECK(same.get_bool("ml.torch_cuda_minor_above_driver"_fact) == false);
 }
 
 TEST_CASE("without the helper, the module's branch gives the driver's CUDA", "[ml]") {
   FactSet facts = host("NVIDIA H200", "9.0", "13.0", "13.0", {"sm_90"}, {});
-  facts.set_unknown("cuda.driver_version.text", "not checked (--no-cuda)");
-  facts.set("container.driver_cuda_version", std::string("12.8"));
+  facts.set_unknown("cuda.driver_version.text"_fact, "not checked (--no-cuda)");
+  facts.set("container.driver_cuda_version"_fact, std::string("12.8"));
   FactSet out = run(facts);
-  CHECK(out.get_string("ml.driver_cuda") == "12.8");
-  CHECK(out.get_bool("ml.torch_cuda_major_above_driver") == true);
+  CHECK(out.get_string("ml.driver_cuda"_fact) == "12.8");
+  CHECK(out.get_bool("ml.torch_cuda_major_above_driver"_fact) == true);
 }
 
 TEST_CASE("the toolkit against torch and the driver; jax and cupy against the driver", "[ml]") {
   FactSet facts = host("NVIDIA H200", "9.0", "12.8", "12.8", {"sm_90"}, {});
-  facts.set("toolkit.build.version", std::string("13.0.88"));
-  facts.set("wheels.jax_cuda_major", std::int64_t{13});
-  facts.set("wheels.cupy_cuda_major", std::int64_t{12});
+  facts.set("toolkit.build.version"_fact, std::string("13.0.88"));
+  facts.set("wheels.jax_cuda_major"_fact, std::int64_t{13});
+  facts.set("wheels.cupy_cuda_major"_fact, std::int64_t{12});
   FactSet out = run(facts);
-  CHECK(out.get_string("ml.nvcc_vs_torch") == "major-differs");
-  CHECK(out.get_bool("ml.toolkit_above_driver") == true);
-  CHECK(list_of(out, "ml.frameworks_above_driver") == Names{"jax built for CUDA 13"});
+  CHECK(out.get_string("ml.nvcc_vs_torch"_fact) == "major-differs");
+  CHECK(out.get_bool("ml.toolkit_above_driver"_fact) == true);
+  CHECK(list_of(out, "ml.frameworks_above_driver"_fact) == Names{"jax built for CUDA 13"});
 
-  facts.set("toolkit.build.version", std::string("12.6.85"));
-  CHECK(run(facts).get_string("ml.nvcc_vs_torch") == "minor-differs");
-  CHECK(run(facts).get_bool("ml.toolkit_above_driver") == false);
-  facts.set("toolkit.build.version", std::string("12.8.93"));
-  CHECK(run(facts).get_string("ml.nvcc_vs_torch") == "same");
+  facts.set("toolkit.build.version"_fact, std::string("12.6.85"));
+  CHECK(run(facts).get_string("ml.nvcc_vs_torch"_fact) == "minor-differs");
+  CHECK(run(facts).get_bool("ml.toolkit_above_driver"_fact) == false);
+  facts.set("toolkit.build.version"_fact, std::string("12.8.93"));
+  CHECK(run(facts).get_string("ml.nvcc_vs_torch"_fact) == "same");
 }
 
 TEST_CASE("the driver branches a toolkit needs: its own release's and its major's first", "[ml]") {
@@ -156,42 +158,42 @@ TEST_CASE("the driver branches a toolkit needs: its own release's and its major'
   };
   for (const auto& [version, branch, major_branch] : cases) {
     INFO(version);
-    facts.set("toolkit.build.version", version);
+    facts.set("toolkit.build.version"_fact, version);
     FactSet out = run(facts);
-    CHECK(out.get_int("ml.toolkit_driver_branch") == branch);
-    CHECK(out.get_int("ml.toolkit_major_driver_branch") == major_branch);
+    CHECK(out.get_int("ml.toolkit_driver_branch"_fact) == branch);
+    CHECK(out.get_int("ml.toolkit_major_driver_branch"_fact) == major_branch);
   }
   // Newer than the table: unknown with the reason, never a made-up branch.
-  facts.set("toolkit.build.version", std::string("13.9.0"));
+  facts.set("toolkit.build.version"_fact, std::string("13.9.0"));
   FactSet out = run(facts);
-  CHECK(state_of(out, "ml.toolkit_driver_branch") == FactState::unknown);
-  CHECK(out.get_int("ml.toolkit_major_driver_branch") == 580);
-  facts.set("toolkit.build.version", std::string("14.0.0"));
-  CHECK(state_of(run(facts), "ml.toolkit_major_driver_branch") == FactState::unknown);
+  CHECK(state_of(out, "ml.toolkit_driver_branch"_fact) == FactState::unknown);
+  CHECK(out.get_int("ml.toolkit_major_driver_branch"_fact) == 580);
+  facts.set("toolkit.build.version"_fact, std::string("14.0.0"));
+  CHECK(state_of(run(facts), "ml.toolkit_major_driver_branch"_fact) == FactState::unknown);
   // No toolkit: absent, like the other toolkit facts.
   FactSet no_toolkit = host("NVIDIA H200", "9.0", "12.8", "12.8", {"sm_90"}, {});
-  CHECK(state_of(run(no_toolkit), "ml.toolkit_driver_branch") == FactState::absent);
+  CHECK(state_of(run(no_toolkit), "ml.toolkit_driver_branch"_fact) == FactState::absent);
 }
 
 TEST_CASE("no torch, a CPU torch, unknown architectures: absent or unknown, never a false finding", "[ml]") {
   FactSet none;
-  none.set("torch.installed", false);
-  none.set_absent("torch.cuda");
-  none.set_absent("toolkit.build.version");
-  none.set_absent("kmod.nvidia.version");
+  none.set("torch.installed"_fact, false);
+  none.set_absent("torch.cuda"_fact);
+  none.set_absent("toolkit.build.version"_fact);
+  none.set_absent("kmod.nvidia.version"_fact);
   FactSet out = run(none);
-  CHECK(state_of(out, "ml.gpus_without_torch_kernels") == FactState::absent);
-  CHECK(state_of(out, "ml.torch_cuda_major_above_driver") == FactState::absent);
-  CHECK(state_of(out, "ml.driver_cuda") == FactState::absent);
+  CHECK(state_of(out, "ml.gpus_without_torch_kernels"_fact) == FactState::absent);
+  CHECK(state_of(out, "ml.torch_cuda_major_above_driver"_fact) == FactState::absent);
+  CHECK(state_of(out, "ml.driver_cuda"_fact) == FactState::absent);
 
   FactSet cpu = host("NVIDIA H200", "9.0", "13.0", "13.0", {}, {});
-  cpu.set("torch.cpu_only", true);
-  cpu.set_absent("torch.cuda");
-  CHECK(state_of(run(cpu), "ml.gpus_without_torch_kernels") == FactState::absent);
+  cpu.set("torch.cpu_only"_fact, true);
+  cpu.set_absent("torch.cuda"_fact);
+  CHECK(state_of(run(cpu), "ml.gpus_without_torch_kernels"_fact) == FactState::absent);
 
   FactSet unknown = host("NVIDIA H200", "9.0", "13.0", "13.0", {}, {});
-  unknown.set_unknown("torch.sass", "corrupt: size past the section");
-  CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels") == FactState::unknown);
+  unknown.set_unknown("torch.sass"_fact, "corrupt: size past the section");
+  CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels"_fact) == FactState::unknown);
 }
 
 namespace {
@@ -200,13 +202,13 @@ namespace {
 /// cover its fat binaries and the rest partial.
 FactSet with_coverage(FactSet facts, Names covering, Names ptx_covering = {}) {
   Names partial;
-  for (const std::string& arch : list_of(facts, "torch.sass")) {
+  for (const std::string& arch : list_of(facts, "torch.sass"_fact)) {
     if (std::find(covering.begin(), covering.end(), arch) == covering.end()) partial.push_back(arch);
   }
-  facts.set("torch.sass_covering", covering);
-  facts.set("torch.sass_partial", partial);
-  facts.set("torch.ptx_covering", ptx_covering);
-  facts.set("torch.ptx_partial", Names{});
+  facts.set("torch.sass_covering"_fact, covering);
+  facts.set("torch.sass_partial"_fact, partial);
+  facts.set("torch.ptx_covering"_fact, ptx_covering);
+  facts.set("torch.ptx_partial"_fact, Names{});
   return facts;
 }
 
@@ -220,48 +222,48 @@ TEST_CASE("a GPU only a few fat binaries have code for has no torch kernels", "[
   // sm_120a in one of the fat binaries runs on 12.0, but every other kernel has none.
   FactSet few = run(with_coverage(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {}),
                                   {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100"}));
-  CHECK(list_of(few, "ml.gpus_without_torch_kernels") ==
+  CHECK(list_of(few, "ml.gpus_without_torch_kernels"_fact) ==
         Names{"GPU 0 NVIDIA RTX PRO 6000 Blackwell Server Edition (sm_120)"});
-  CHECK(few.get_string("ml.torch_index") == "https://download.pytorch.org/whl/cu130");
+  CHECK(few.get_string("ml.torch_index"_fact) == "https://download.pytorch.org/whl/cu130");
 
   // The real torch: sm_120 in all 444 fat binaries.
   FactSet all = run(with_coverage(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {}),
                                   {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
-  CHECK(list_of(all, "ml.gpus_without_torch_kernels").empty());
-  CHECK(state_of(all, "ml.torch_index") == FactState::absent);
+  CHECK(list_of(all, "ml.gpus_without_torch_kernels"_fact).empty());
+  CHECK(state_of(all, "ml.torch_index"_fact) == FactState::absent);
 
   // A covering PTX target is enough too; a GB10 (12.1) runs the covering sm_120, not the partial sm_121a.
   FactSet gb10 = run(with_coverage(host("NVIDIA GB10", "12.1", "13.0", "13.0", k_cu130_union, {}),
                                    {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"}));
-  CHECK(list_of(gb10, "ml.gpus_without_torch_kernels").empty());
+  CHECK(list_of(gb10, "ml.gpus_without_torch_kernels"_fact).empty());
   FactSet ptx = run(with_coverage(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {"compute_90"}),
                                   {"sm_75", "sm_80", "sm_86", "sm_90", "sm_100"}, {"compute_90"}));
-  CHECK(list_of(ptx, "ml.gpus_without_torch_kernels").empty());
+  CHECK(list_of(ptx, "ml.gpus_without_torch_kernels"_fact).empty());
 
   // Facts made without coverage (a hand-written set): the union decides, as before.
   FactSet old = run(host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", {"sm_75", "sm_90", "sm_120a"}, {}));
-  CHECK(list_of(old, "ml.gpus_without_torch_kernels").empty());
+  CHECK(list_of(old, "ml.gpus_without_torch_kernels"_fact).empty());
 
   // Coverage unknown: so is the verdict.
   FactSet unknown = host(k_rtx_pro[0], k_rtx_pro[1], "13.0", "13.0", k_cu130_union, {});
-  unknown.set_unknown("torch.sass_covering", "corrupt: size past the section");
-  unknown.set_unknown("torch.ptx_covering", "corrupt: size past the section");
-  CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels") == FactState::unknown);
+  unknown.set_unknown("torch.sass_covering"_fact, "corrupt: size past the section");
+  unknown.set_unknown("torch.ptx_covering"_fact, "corrupt: size past the section");
+  CHECK(state_of(run(unknown), "ml.gpus_without_torch_kernels"_fact) == FactState::unknown);
 }
 
 TEST_CASE("an --extension whose code for the GPU is in a few fat binaries has no kernels for it", "[ml][coverage]") {
   FactSet facts = host("NVIDIA H200", "9.0", "13.0", "13.0", {"sm_90"}, {});
   const std::string path = "/opt/venv/lib/python3.12/site-packages/flash_attn_2_cuda.so";
-  facts.set("ext.0.path", path);
-  facts.set("ext.0.sass", Names{"sm_80", "sm_90a"});
-  facts.set("ext.0.ptx", Names{});
-  facts.set("ext.0.sass_covering", Names{"sm_80"});
-  facts.set("ext.0.ptx_covering", Names{});
-  CHECK(list_of(run(facts), "ml.extensions_without_kernels") == Names{path + ": GPU 0 NVIDIA H200 (sm_90)"});
-  facts.set("ext.0.sass_covering", Names{"sm_80", "sm_90a"});
-  CHECK(list_of(run(facts), "ml.extensions_without_kernels").empty());
-  facts.set_unknown("ext.0.sass_covering", "unreadable: EACCES");
-  CHECK(state_of(run(facts), "ml.extensions_without_kernels") == FactState::unknown);
+  facts.set("ext.0.path"_fact, path);
+  facts.set("ext.0.sass"_fact, Names{"sm_80", "sm_90a"});
+  facts.set("ext.0.ptx"_fact, Names{});
+  facts.set("ext.0.sass_covering"_fact, Names{"sm_80"});
+  facts.set("ext.0.ptx_covering"_fact, Names{});
+  CHECK(list_of(run(facts), "ml.extensions_without_kernels"_fact) == Names{path + ": GPU 0 NVIDIA H200 (sm_90)"});
+  facts.set("ext.0.sass_covering"_fact, Names{"sm_80", "sm_90a"});
+  CHECK(list_of(run(facts), "ml.extensions_without_kernels"_fact).empty());
+  facts.set_unknown("ext.0.sass_covering"_fact, "unreadable: EACCES");
+  CHECK(state_of(run(facts), "ml.extensions_without_kernels"_fact) == FactState::unknown);
 }
 
 TEST_CASE("without CUDA (the PCI table's GPU) coverage decides too; the a/f rules hold among covering code",
@@ -269,32 +271,32 @@ TEST_CASE("without CUDA (the PCI table's GPU) coverage decides too; the a/f rule
   // --no-cuda, --root or a capture without a helper run: the GPU is the PCI table's, as a
   // pre-flight's target GPU is. sm_90a in 4 of 444 fat binaries does not give an H200 kernels.
   FactSet pci;
-  pci.set("pci.gpu.0.compute_capability", std::string("9.0"));
-  pci.set("pci.gpu.0.chip", std::string("GH100"));
-  pci.set("cuda.driver_version.text", std::string("13.0"));
-  pci.set("kmod.nvidia.version", std::string("580.159.04"));
-  pci.set("torch.installed", true);
-  pci.set("torch.cpu_only", false);
-  pci.set("torch.cuda", std::string("13.0"));
-  pci.set("torch.sass", Names{"sm_80", "sm_90a", "sm_100"});
-  pci.set("torch.ptx", Names{});
-  pci.set_absent("wheels.jax_cuda_major");
-  pci.set_absent("wheels.cupy_cuda_major");
-  pci.set_absent("toolkit.build.version");
+  pci.set("pci.gpu.0.compute_capability"_fact, std::string("9.0"));
+  pci.set("pci.gpu.0.chip"_fact, std::string("GH100"));
+  pci.set("cuda.driver_version.text"_fact, std::string("13.0"));
+  pci.set("kmod.nvidia.version"_fact, std::string("580.159.04"));
+  pci.set("torch.installed"_fact, true);
+  pci.set("torch.cpu_only"_fact, false);
+  pci.set("torch.cuda"_fact, std::string("13.0"));
+  pci.set("torch.sass"_fact, Names{"sm_80", "sm_90a", "sm_100"});
+  pci.set("torch.ptx"_fact, Names{});
+  pci.set_absent("wheels.jax_cuda_major"_fact);
+  pci.set_absent("wheels.cupy_cuda_major"_fact);
+  pci.set_absent("toolkit.build.version"_fact);
   FactSet few = run(with_coverage(pci, {"sm_80", "sm_100"}));
-  CHECK(list_of(few, "ml.gpus_without_torch_kernels") == Names{"GPU 0 GH100 (sm_90)"});
+  CHECK(list_of(few, "ml.gpus_without_torch_kernels"_fact) == Names{"GPU 0 GH100 (sm_90)"});
   // Covering 'a' code runs on exactly its GPU (an sm_90a-only library on an H200) ...
   FactSet hopper_only = run(with_coverage(pci, {"sm_90a"}));
-  CHECK(list_of(hopper_only, "ml.gpus_without_torch_kernels").empty());
+  CHECK(list_of(hopper_only, "ml.gpus_without_torch_kernels"_fact).empty());
   // ... and never on another of its major: a B300 (10.3) does not run covering sm_100a code.
   FactSet b300 = pci;
-  b300.set("pci.gpu.0.compute_capability", std::string("10.3"));
-  b300.set("torch.sass", Names{"sm_90", "sm_100a"});
-  CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100a"})), "ml.gpus_without_torch_kernels") ==
+  b300.set("pci.gpu.0.compute_capability"_fact, std::string("10.3"));
+  b300.set("torch.sass"_fact, Names{"sm_90", "sm_100a"});
+  CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100a"})), "ml.gpus_without_torch_kernels"_fact) ==
         Names{"GPU 0 GH100 (sm_103)"});
   // Covering 'f' code runs on the later members of its family.
-  b300.set("torch.sass", Names{"sm_90", "sm_100f"});
-  CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100f"})), "ml.gpus_without_torch_kernels").empty());
+  b300.set("torch.sass"_fact, Names{"sm_90", "sm_100f"});
+  CHECK(list_of(run(with_coverage(b300, {"sm_90", "sm_100f"})), "ml.gpus_without_torch_kernels"_fact).empty());
 }
 
 }  // namespace GD_UNITY_ID

@@ -1,5 +1,6 @@
 // What the helper proved on each GPU, as facts: the kernel proof's sums that the rules test, the
 // GPUs named as nvidia-smi -i takes them, and the honest "unknown" of replies that cannot tell.
+#include "core/fact_key.hpp"
 #include "probes/cuda/cuda_devices.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,6 +12,7 @@
 #include "probes/cuda/helper_reply.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::test::list_of;
 using gd::test::reason_of;
@@ -44,13 +46,13 @@ gd::FactSet facts_of(const std::string& body, const std::string& version = "1.1"
 
 TEST_CASE("cuda devices: every GPU proven", "[probes][cuda_devices]") {
   gd::FactSet facts = facts_of(proven(0) + proven(1));
-  CHECK(facts.get_int("cuda.kernel.proven_count") == 2);
-  CHECK(list_of(facts, "cuda.kernel.launch_failures").empty());
-  CHECK(list_of(facts, "cuda.kernel.wrong_results").empty());
-  CHECK(facts.get_int("cuda.devices.stuck_count") == 0);
-  CHECK(facts.get_int("cuda.device.1.module.jit_ms") == 15);
-  CHECK(facts.get_string("cuda.device.1.check") == "ok");
-  CHECK(state_of(facts, "cuda.kernel.failed_gpus") == gd::FactState::absent);
+  CHECK(facts.get_int("cuda.kernel.proven_count"_fact) == 2);
+  CHECK(list_of(facts, "cuda.kernel.launch_failures"_fact).empty());
+  CHECK(list_of(facts, "cuda.kernel.wrong_results"_fact).empty());
+  CHECK(facts.get_int("cuda.devices.stuck_count"_fact) == 0);
+  CHECK(facts.get_int("cuda.device.1.module.jit_ms"_fact) == 15);
+  CHECK(facts.get_string("cuda.device.1.check"_fact) == "ok");
+  CHECK(state_of(facts, "cuda.kernel.failed_gpus"_fact) == gd::FactState::absent);
 }
 
 TEST_CASE("cuda devices: a missing JIT compiler, a failing kernel, a wrong result, a stuck and a crashed GPU",
@@ -65,45 +67,45 @@ TEST_CASE("cuda devices: a missing JIT compiler, a failing kernel, a wrong resul
                      "cuda.device.4.pci_bus_id\t0000:14:00.0\ncuda.device.4.stuck\tcontext\n" +
                      device_lines(5, "cuda.device.5.module.result\t0\ncuda.device.5.crashed\tSIGSEGV in launch\n");
   gd::FactSet facts = facts_of(body);
-  CHECK(facts.get_int("cuda.kernel.proven_count") == 1);
-  CHECK(list_of(facts, "cuda.kernel.module_failures") ==
+  CHECK(facts.get_int("cuda.kernel.proven_count"_fact) == 1);
+  CHECK(list_of(facts, "cuda.kernel.module_failures"_fact) ==
         std::vector<std::string>{"GPU 1 (0000:11:00.0): cuModuleLoadDataEx 221 CUDA_ERROR_JIT_COMPILER_NOT_FOUND"});
-  CHECK(list_of(facts, "cuda.kernel.module_result_codes") == std::vector<std::string>{"221"});
+  CHECK(list_of(facts, "cuda.kernel.module_result_codes"_fact) == std::vector<std::string>{"221"});
   // The name comes from cuda.h when the driver gave none.
-  CHECK(list_of(facts, "cuda.kernel.launch_failures") ==
+  CHECK(list_of(facts, "cuda.kernel.launch_failures"_fact) ==
         std::vector<std::string>{"GPU 2 (0000:12:00.0): cuCtxSynchronize 719 CUDA_ERROR_LAUNCH_FAILED",
                                  "GPU 5 (0000:15:00.0): the driver crashed (SIGSEGV in launch)"});
-  CHECK(list_of(facts, "cuda.kernel.launch_result_codes") == std::vector<std::string>{"719"});
-  CHECK(list_of(facts, "cuda.kernel.wrong_results") ==
+  CHECK(list_of(facts, "cuda.kernel.launch_result_codes"_fact) == std::vector<std::string>{"719"});
+  CHECK(list_of(facts, "cuda.kernel.wrong_results"_fact) ==
         std::vector<std::string>{"GPU 3 (0000:13:00.0): element 5 is 0x1 instead of 0x2"});
-  CHECK(list_of(facts, "cuda.devices.stuck") == std::vector<std::string>{"GPU 4 (0000:14:00.0): stuck in context"});
-  CHECK(facts.get_int("cuda.devices.stuck_count") == 1);
-  CHECK(facts.get_string("cuda.kernel.failed_gpus") ==
+  CHECK(list_of(facts, "cuda.devices.stuck"_fact) == std::vector<std::string>{"GPU 4 (0000:14:00.0): stuck in context"});
+  CHECK(facts.get_int("cuda.devices.stuck_count"_fact) == 1);
+  CHECK(facts.get_string("cuda.kernel.failed_gpus"_fact) ==
         "GPU-00000001-0000-0000-0000-000000000000,GPU-00000002-0000-0000-0000-000000000000,"
         "GPU-00000005-0000-0000-0000-000000000000");
-  CHECK(facts.get_string("cuda.kernel.wrong_gpus") == "GPU-00000003-0000-0000-0000-000000000000");
-  CHECK(facts.get_string("cuda.devices.stuck_gpus") == "0000:14:00.0");  // no UUID read: the bus id
-  CHECK(facts.get_int("cuda.device.2.kernel.result") == 719);
-  CHECK(facts.get_string("cuda.device.3.check.detail") == "element 5 is 0x1 instead of 0x2");
+  CHECK(facts.get_string("cuda.kernel.wrong_gpus"_fact) == "GPU-00000003-0000-0000-0000-000000000000");
+  CHECK(facts.get_string("cuda.devices.stuck_gpus"_fact) == "0000:14:00.0");  // no UUID read: the bus id
+  CHECK(facts.get_int("cuda.device.2.kernel.result"_fact) == 719);
+  CHECK(facts.get_string("cuda.device.3.check.detail"_fact) == "element 5 is 0x1 instead of 0x2");
 }
 
 TEST_CASE("cuda devices: replies that cannot tell leave the kernel sums unknown", "[probes][cuda_devices]") {
   SECTION("a capture of the protocol 1.0 helper, which ran no kernel") {
     gd::FactSet facts = facts_of(device_lines(0, ""), "1");
-    CHECK(state_of(facts, "cuda.kernel.proven_count") == gd::FactState::unknown);
-    CHECK(reason_of(facts, "cuda.kernel.wrong_results").find("protocol 1.0") != std::string::npos);
-    CHECK(facts.get_int("cuda.context.failed_count") == 0);  // contexts were proven by 1.0 too
+    CHECK(state_of(facts, "cuda.kernel.proven_count"_fact) == gd::FactState::unknown);
+    CHECK(reason_of(facts, "cuda.kernel.wrong_results"_fact).find("protocol 1.0") != std::string::npos);
+    CHECK(facts.get_int("cuda.context.failed_count"_fact) == 0);  // contexts were proven by 1.0 too
   }
   SECTION("a helper killed before its end line") {
     gd::FactSet facts = facts_of(proven(0), "1.1", false);
-    CHECK(state_of(facts, "cuda.kernel.launch_failures") == gd::FactState::unknown);
-    CHECK(reason_of(facts, "cuda.devices.stuck") == "helper hung in devices and was killed");
+    CHECK(state_of(facts, "cuda.kernel.launch_failures"_fact) == gd::FactState::unknown);
+    CHECK(reason_of(facts, "cuda.devices.stuck"_fact) == "helper hung in devices and was killed");
   }
 }
 
 TEST_CASE("cuda devices: GPUs above the helper's bound are counted", "[probes][cuda_devices]") {
   gd::FactSet facts = facts_of(proven(0) + "cuda.devices_not_started\t6\n");
-  CHECK(facts.get_int("cuda.devices.not_started") == 6);
+  CHECK(facts.get_int("cuda.devices.not_started"_fact) == 6);
 }
 
 }  // namespace GD_UNITY_ID

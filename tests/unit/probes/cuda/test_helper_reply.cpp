@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include "core/fact_key.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::parse_helper_reply;
 

@@ -1,10 +1,12 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 
+#include "core/fact_key.hpp"
 #include "probes/driver/modprobe_config.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -42,8 +44,8 @@ FactSet run(Capture capture) {
   return facts;
 }
 
-std::vector<std::string> list(const FactSet& facts, const char* name) {
-  return std::get<std::vector<std::string>>(facts.find(name)->value);
+std::vector<std::string> list(const FactSet& facts, gd::FactName name) {
+  return std::get<std::vector<std::string>>(facts.find(gd::FactName::unchecked(name))->value);
 }
 
 }  // namespace
@@ -95,10 +97,10 @@ TEST_CASE("modprobe probe: nothing configured", "[probes][modprobe_config]") {
   Capture capture;
   capture.paths["/proc/cmdline"].read = std::string("BOOT_IMAGE=/vmlinuz ro quiet\n");
   FactSet facts = run(std::move(capture));
-  CHECK(facts.get_bool("modprobe.nvidia_blacklisted") == false);
-  CHECK(facts.get_bool("modprobe.nouveau_blacklisted") == false);
-  CHECK(list(facts, "modprobe.blacklist_entries").empty());
-  CHECK(list(facts, "modprobe.nvidia_options").empty());
+  CHECK(facts.get_bool("modprobe.nvidia_blacklisted"_fact) == false);
+  CHECK(facts.get_bool("modprobe.nouveau_blacklisted"_fact) == false);
+  CHECK(list(facts, "modprobe.blacklist_entries"_fact).empty());
+  CHECK(list(facts, "modprobe.nvidia_options"_fact).empty());
 }
 
 TEST_CASE("modprobe probe: /etc overrides a file of the same name in /usr/lib", "[probes][modprobe_config]") {
@@ -108,28 +110,28 @@ TEST_CASE("modprobe probe: /etc overrides a file of the same name in /usr/lib", 
   capture.paths["/etc/modprobe.d/nvidia.conf"].read = std::string(k_nvidia_conf);
   capture.paths["/etc/modprobe.d/README"].read = std::string("blacklist nvidia\n");  // not *.conf
   FactSet facts = run(std::move(capture));
-  CHECK(facts.get_bool("modprobe.nvidia_blacklisted") == false);
-  CHECK(facts.get_bool("modprobe.nouveau_blacklisted") == true);
-  CHECK(list(facts, "modprobe.blacklist_entries") ==
+  CHECK(facts.get_bool("modprobe.nvidia_blacklisted"_fact) == false);
+  CHECK(facts.get_bool("modprobe.nouveau_blacklisted"_fact) == true);
+  CHECK(list(facts, "modprobe.blacklist_entries"_fact) ==
         std::vector<std::string>{"nouveau blacklist /etc/modprobe.d/nvidia.conf:1",
                                  "nvidia_uvm install /etc/modprobe.d/nvidia.conf:6"});
-  CHECK(list(facts, "modprobe.nvidia_options").size() == 1);
-  CHECK_THAT(list(facts, "modprobe.nvidia_options")[0], Catch::EndsWith("(/etc/modprobe.d/nvidia.conf:3)"));
+  CHECK(list(facts, "modprobe.nvidia_options"_fact).size() == 1);
+  CHECK_THAT(list(facts, "modprobe.nvidia_options"_fact)[0], Catch::EndsWith("(/etc/modprobe.d/nvidia.conf:3)"));
 }
 
 TEST_CASE("modprobe probe: blacklisted by a package file or the command line", "[probes][modprobe_config]") {
   Capture capture;
   capture.paths["/lib/modprobe.d/blacklist-nvidia.conf"].read = std::string(k_prime_intel);
   FactSet facts = run(std::move(capture));
-  CHECK(facts.get_bool("modprobe.nvidia_blacklisted") == true);
-  CHECK(list(facts, "modprobe.blacklist_entries").front() ==
+  CHECK(facts.get_bool("modprobe.nvidia_blacklisted"_fact) == true);
+  CHECK(list(facts, "modprobe.blacklist_entries"_fact).front() ==
         "nvidia blacklist /lib/modprobe.d/blacklist-nvidia.conf:3");
 
   Capture cmdline;
   cmdline.paths["/proc/cmdline"].read = std::string("ro modprobe.blacklist=nvidia\n");
   FactSet from_cmdline = run(std::move(cmdline));
-  CHECK(from_cmdline.get_bool("modprobe.nvidia_blacklisted") == true);
-  CHECK(list(from_cmdline, "modprobe.blacklist_entries") == std::vector<std::string>{"nvidia blacklist /proc/cmdline"});
+  CHECK(from_cmdline.get_bool("modprobe.nvidia_blacklisted"_fact) == true);
+  CHECK(list(from_cmdline, "modprobe.blacklist_entries"_fact) == std::vector<std::string>{"nvidia blacklist /proc/cmdline"});
 }
 
 TEST_CASE("modprobe probe: an unreadable folder leaves 'not blacklisted' unknown", "[probes][modprobe_config]") {
@@ -137,7 +139,7 @@ TEST_CASE("modprobe probe: an unreadable folder leaves 'not blacklisted' unknown
   capture.identity = gd::Identity{1000, 1000, {}};
   capture.paths["/etc/modprobe.d"].list = std::unexpected(gd::IoError{EACCES});
   FactSet facts = run(std::move(capture));
-  const gd::Fact* fact = facts.find("modprobe.nvidia_blacklisted");
+  const gd::Fact* fact = facts.find("modprobe.nvidia_blacklisted"_fact);
   REQUIRE(fact);
   CHECK(fact->state == FactState::unknown);
   CHECK_THAT(fact->reason, Catch::Contains("needs root"));

@@ -6,9 +6,11 @@
 #include <string>
 
 #include "host_captures.hpp"
+#include "core/fact_key.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -49,7 +51,7 @@ Capture with_version_file(gd::IoResult<std::string> content, std::uint32_t uid) 
 }
 
 FactState state_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
+  const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
   REQUIRE(fact);
   return fact->state;
 }
@@ -105,44 +107,44 @@ TEST_CASE("nvrm version: anything else is not recognised", "[probes][nvidia_modu
 
 TEST_CASE("nvidia module probe: loaded", "[probes][nvidia_module]") {
   FactSet facts = run_probe(with_version_file(std::string(k_open_x86_64), 1000));
-  CHECK(facts.get_bool("kmod.nvidia.loaded") == true);
-  CHECK(facts.get_string("kmod.nvidia.version") == "580.159.04");
-  CHECK(facts.get_string("kmod.nvidia.flavor") == "open");
-  CHECK(facts.find("kmod.nvidia.version")->source == "/proc/driver/nvidia/version");
+  CHECK(facts.get_bool("kmod.nvidia.loaded"_fact) == true);
+  CHECK(facts.get_string("kmod.nvidia.version"_fact) == "580.159.04");
+  CHECK(facts.get_string("kmod.nvidia.flavor"_fact) == "open");
+  CHECK(facts.find("kmod.nvidia.version"_fact)->source == "/proc/driver/nvidia/version");
 }
 
 TEST_CASE("nvidia module probe: the captured H200 container", "[probes][nvidia_module]") {
   FactSet facts = run_probe(gd::test::host_capture("h200-container-580.159.04"));
-  CHECK(facts.get_bool("kmod.nvidia.loaded") == true);
-  CHECK(facts.get_string("kmod.nvidia.version") == "580.159.04");
-  CHECK(facts.get_string("kmod.nvidia.flavor") == "open");
+  CHECK(facts.get_bool("kmod.nvidia.loaded"_fact) == true);
+  CHECK(facts.get_string("kmod.nvidia.version"_fact) == "580.159.04");
+  CHECK(facts.get_string("kmod.nvidia.flavor"_fact) == "open");
 }
 
 TEST_CASE("nvidia module probe: no /proc/driver/nvidia means not loaded", "[probes][nvidia_module]") {
   Capture host;  // a mounted /proc whose module list has no nvidia
   host.paths["/proc/modules"].read = std::string("ext4 1003520 1 - Live 0xffffffffc0a00000\n");
   FactSet facts = run_probe(host);
-  CHECK(facts.get_bool("kmod.nvidia.loaded") == false);
-  CHECK(state_of(facts, "kmod.nvidia.version") == FactState::absent);
-  CHECK(state_of(facts, "kmod.nvidia.flavor") == FactState::absent);
+  CHECK(facts.get_bool("kmod.nvidia.loaded"_fact) == false);
+  CHECK(state_of(facts, "kmod.nvidia.version"_fact) == FactState::absent);
+  CHECK(state_of(facts, "kmod.nvidia.flavor"_fact) == FactState::absent);
 }
 
 TEST_CASE("nvidia module probe: a tree without a mounted /proc says nothing", "[probes][nvidia_module]") {
   // `mount --bind / /mnt` or a disk mounted for rescue: neither /proc/driver/nvidia/version nor
   // /proc/modules, which is not "not loaded" (seen on the H200: bench/results/offline/root-bind.txt).
   FactSet facts = run_probe(Capture{});
-  for (const char* name : {"kmod.nvidia.loaded", "kmod.nvidia.version", "kmod.nvidia.flavor"}) {
-    INFO(name);
+  for (gd::FactName name : {"kmod.nvidia.loaded"_fact, "kmod.nvidia.version"_fact, "kmod.nvidia.flavor"_fact}) {
+    INFO(name.view());
     CHECK(state_of(facts, name) == FactState::unknown);
-    CHECK(facts.find(name)->reason == "no /proc/driver/nvidia/version and no /proc/modules: /proc is not mounted here");
+    CHECK(facts.find(gd::FactName::unchecked(name))->reason == "no /proc/driver/nvidia/version and no /proc/modules: /proc is not mounted here");
   }
 }
 
 TEST_CASE("nvidia module probe: unreadable as an ordinary user needs root", "[probes][nvidia_module]") {
   FactSet facts = run_probe(with_version_file(std::unexpected(gd::IoError{EACCES}), 1000));
-  for (const char* name : {"kmod.nvidia.loaded", "kmod.nvidia.version", "kmod.nvidia.flavor"}) {
+  for (gd::FactName name : {"kmod.nvidia.loaded"_fact, "kmod.nvidia.version"_fact, "kmod.nvidia.flavor"_fact}) {
     CAPTURE(name);
-    const gd::Fact* fact = facts.find(name);
+    const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
     REQUIRE(fact);
     CHECK(fact->state == FactState::unknown);
     CHECK_THAT(fact->reason, Catch::Contains("needs root") && Catch::Contains("EACCES"));
@@ -151,7 +153,7 @@ TEST_CASE("nvidia module probe: unreadable as an ordinary user needs root", "[pr
 
 TEST_CASE("nvidia module probe: unreadable as root is only the error", "[probes][nvidia_module]") {
   FactSet facts = run_probe(with_version_file(std::unexpected(gd::IoError{EIO}), 0));
-  const gd::Fact* loaded = facts.find("kmod.nvidia.loaded");
+  const gd::Fact* loaded = facts.find("kmod.nvidia.loaded"_fact);
   REQUIRE(loaded);
   CHECK(loaded->state == FactState::unknown);
   CHECK_THAT(loaded->reason, Catch::StartsWith("EIO"));
@@ -160,25 +162,25 @@ TEST_CASE("nvidia module probe: unreadable as root is only the error", "[probes]
 
 TEST_CASE("nvidia module probe: unrecognised content", "[probes][nvidia_module]") {
   FactSet facts = run_probe(with_version_file(std::string("garbage\n"), 0));
-  CHECK(facts.get_bool("kmod.nvidia.loaded") == true);
-  CHECK(state_of(facts, "kmod.nvidia.version") == FactState::unknown);
-  CHECK_THAT(facts.find("kmod.nvidia.version")->reason, Catch::Contains("unrecognised content"));
+  CHECK(facts.get_bool("kmod.nvidia.loaded"_fact) == true);
+  CHECK(state_of(facts, "kmod.nvidia.version"_fact) == FactState::unknown);
+  CHECK_THAT(facts.find("kmod.nvidia.version"_fact)->reason, Catch::Contains("unrecognised content"));
 }
 
 TEST_CASE("nvidia module probe: every part on the captured H200 container", "[probes][nvidia_module]") {
   FactSet facts = run_probe(gd::test::host_capture("h200-container-580.159.04"));
-  CHECK(facts.get_string("kmod.nvidia.sysfs_version") == "580.159.04");
-  CHECK(facts.get_bool("kmod.nvidia_uvm.loaded") == true);
-  CHECK(facts.get_bool("kmod.nouveau.loaded") == false);
-  CHECK(facts.get_int("kmod.nvidia.params.enable_gpu_firmware") == 18);
-  CHECK(facts.get_int("kmod.nvidia.gpu_count") == 1);
-  CHECK(std::get<std::vector<std::string>>(facts.find("kmod.nvidia.gpu_firmware_versions")->value) ==
+  CHECK(facts.get_string("kmod.nvidia.sysfs_version"_fact) == "580.159.04");
+  CHECK(facts.get_bool("kmod.nvidia_uvm.loaded"_fact) == true);
+  CHECK(facts.get_bool("kmod.nouveau.loaded"_fact) == false);
+  CHECK(facts.get_int("kmod.nvidia.params.enable_gpu_firmware"_fact) == 18);
+  CHECK(facts.get_int("kmod.nvidia.gpu_count"_fact) == 1);
+  CHECK(std::get<std::vector<std::string>>(facts.find("kmod.nvidia.gpu_firmware_versions"_fact)->value) ==
         std::vector<std::string>{"580.159.04"});
   // Inside the container: no /lib/modules, no modprobe.d, /sys/firmware not visible.
-  CHECK(state_of(facts, "kmod.nvidia.disk_version") == FactState::absent);
-  CHECK(facts.get_bool("kmod.nvidia.built_for_running_kernel") == true);
-  CHECK(facts.get_bool("modprobe.nvidia_blacklisted") == false);
-  CHECK(state_of(facts, "secureboot.enabled") == FactState::absent);
+  CHECK(state_of(facts, "kmod.nvidia.disk_version"_fact) == FactState::absent);
+  CHECK(facts.get_bool("kmod.nvidia.built_for_running_kernel"_fact) == true);
+  CHECK(facts.get_bool("modprobe.nvidia_blacklisted"_fact) == false);
+  CHECK(state_of(facts, "secureboot.enabled"_fact) == FactState::absent);
 }
 
 TEST_CASE("nvidia module probe: /proc/driver/nvidia hidden but the module is listed", "[probes][nvidia_module]") {
@@ -187,10 +189,10 @@ TEST_CASE("nvidia module probe: /proc/driver/nvidia hidden but the module is lis
   capture.paths["/proc/modules"].read = std::string("nvidia 14299136 - - Live 0xffffffffc0400000 (O)\n");
   capture.paths["/sys/module/nvidia/version"].read = std::string("580.159.04\n");
   FactSet facts = run_probe(std::move(capture));
-  CHECK(facts.get_bool("kmod.nvidia.loaded") == true);
-  CHECK(facts.find("kmod.nvidia.loaded")->source == "/proc/modules");
-  CHECK(facts.get_string("kmod.nvidia.version") == "580.159.04");
-  CHECK(state_of(facts, "kmod.nvidia.flavor") == FactState::unknown);
+  CHECK(facts.get_bool("kmod.nvidia.loaded"_fact) == true);
+  CHECK(facts.find("kmod.nvidia.loaded"_fact)->source == "/proc/modules");
+  CHECK(facts.get_string("kmod.nvidia.version"_fact) == "580.159.04");
+  CHECK(state_of(facts, "kmod.nvidia.flavor"_fact) == FactState::unknown);
 }
 
 }  // namespace GD_UNITY_ID

@@ -2,10 +2,12 @@
 #include <cerrno>
 
 #include "host_captures.hpp"
+#include "core/fact_key.hpp"
 #include "probes/driver/proc_modules.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -64,25 +66,25 @@ TEST_CASE("proc modules: malformed lines are skipped", "[probes][proc_modules]")
 
 TEST_CASE("proc modules probe: the captured H200", "[probes][proc_modules]") {
   FactSet facts = run(gd::test::host_capture("h200-container-580.159.04"));
-  CHECK(facts.get_bool("kmod.nvidia_uvm.loaded") == true);
-  CHECK(facts.get_bool("kmod.nvidia_modeset.loaded") == false);
-  CHECK(facts.get_bool("kmod.nvidia_drm.loaded") == false);
-  CHECK(facts.get_bool("kmod.nvidia_peermem.loaded") == false);
-  CHECK(facts.get_bool("kmod.nouveau.loaded") == false);
-  CHECK(facts.find("kmod.nvidia_uvm.loaded")->source == "/proc/modules");
+  CHECK(facts.get_bool("kmod.nvidia_uvm.loaded"_fact) == true);
+  CHECK(facts.get_bool("kmod.nvidia_modeset.loaded"_fact) == false);
+  CHECK(facts.get_bool("kmod.nvidia_drm.loaded"_fact) == false);
+  CHECK(facts.get_bool("kmod.nvidia_peermem.loaded"_fact) == false);
+  CHECK(facts.get_bool("kmod.nouveau.loaded"_fact) == false);
+  CHECK(facts.find("kmod.nvidia_uvm.loaded"_fact)->source == "/proc/modules");
 }
 
 TEST_CASE("proc modules probe: a module that is unloading is not loaded", "[probes][proc_modules]") {
   Capture capture;
   capture.paths["/proc/modules"].read = std::string(k_desktop);
   FactSet facts = run(std::move(capture));
-  CHECK(facts.get_bool("kmod.nvidia_drm.loaded") == true);
-  CHECK(facts.get_bool("kmod.nouveau.loaded") == false);
+  CHECK(facts.get_bool("kmod.nvidia_drm.loaded"_fact) == true);
+  CHECK(facts.get_bool("kmod.nouveau.loaded"_fact) == false);
 }
 
 TEST_CASE("proc modules probe: without /proc/modules nothing is known", "[probes][proc_modules]") {
   FactSet facts = run(Capture{});
-  const gd::Fact* uvm = facts.find("kmod.nvidia_uvm.loaded");
+  const gd::Fact* uvm = facts.find("kmod.nvidia_uvm.loaded"_fact);
   REQUIRE(uvm);
   CHECK(uvm->state == FactState::unknown);
   CHECK_THAT(uvm->reason, Catch::Contains("no /proc/modules"));

@@ -1,10 +1,12 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 
+#include "core/fact_key.hpp"
 #include "probes/driver/secure_boot.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -37,28 +39,28 @@ TEST_CASE("secure boot variable content", "[probes][secure_boot]") {
 TEST_CASE("secure boot probe: on and off", "[probes][secure_boot]") {
   Capture on;
   on.paths[k_var].read = k_on;
-  CHECK(run(std::move(on)).get_bool("secureboot.enabled") == true);
+  CHECK(run(std::move(on)).get_bool("secureboot.enabled"_fact) == true);
   Capture off;
   off.paths[k_var].read = k_off;
-  CHECK(run(std::move(off)).get_bool("secureboot.enabled") == false);
+  CHECK(run(std::move(off)).get_bool("secureboot.enabled"_fact) == false);
 }
 
 TEST_CASE("secure boot probe: not an EFI boot is absent", "[probes][secure_boot]") {
   FactSet facts = run(Capture{});
-  CHECK(facts.find("secureboot.enabled")->state == FactState::absent);
+  CHECK(facts.find("secureboot.enabled"_fact)->state == FactState::absent);
 }
 
 TEST_CASE("secure boot probe: EFI without the variable, or without efivarfs", "[probes][secure_boot]") {
   Capture no_support;
   no_support.paths["/sys/firmware/efi/efivars/BootOrder-8be4df61-93ca-11d2-aa0d-00e098032b8c"].read =
       std::string(6, '\0');
-  CHECK(run(std::move(no_support)).get_bool("secureboot.enabled") == false);
+  CHECK(run(std::move(no_support)).get_bool("secureboot.enabled"_fact) == false);
 
   Capture not_mounted;
   not_mounted.paths["/sys/firmware/efi/systab"].read = std::string("ACPI20=0x7f7e6014\n");
   FactSet facts = run(std::move(not_mounted));
-  CHECK(facts.find("secureboot.enabled")->state == FactState::unknown);
-  CHECK_THAT(facts.find("secureboot.enabled")->reason, Catch::Contains("efivarfs"));
+  CHECK(facts.find("secureboot.enabled"_fact)->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.enabled"_fact)->reason, Catch::Contains("efivarfs"));
 }
 
 TEST_CASE("secure boot probe: unreadable is unknown", "[probes][secure_boot]") {
@@ -66,8 +68,8 @@ TEST_CASE("secure boot probe: unreadable is unknown", "[probes][secure_boot]") {
   capture.identity = gd::Identity{1000, 1000, {}};
   capture.paths[k_var].read = std::unexpected(gd::IoError{EACCES});
   FactSet facts = run(std::move(capture));
-  CHECK(facts.find("secureboot.enabled")->state == FactState::unknown);
-  CHECK_THAT(facts.find("secureboot.enabled")->reason, Catch::Contains("needs root"));
+  CHECK(facts.find("secureboot.enabled"_fact)->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.enabled"_fact)->reason, Catch::Contains("needs root"));
 }
 
 namespace {
@@ -75,7 +77,7 @@ namespace {
 FactSet run_enforcement(Capture capture, bool secure_boot = true) {
   gd::ReplayHost host(std::move(capture));
   FactSet facts;
-  facts.set("secureboot.enabled", secure_boot);
+  facts.set("secureboot.enabled"_fact, secure_boot);
   gd::record_module_sig_enforcement(host, facts);
   return facts;
 }
@@ -96,42 +98,42 @@ TEST_CASE("lockdown mode", "[probes][secure_boot]") {
 TEST_CASE("module signature enforcement: sig_enforce or lockdown", "[probes][secure_boot]") {
   Capture enforce;
   enforce.paths[k_sig_enforce].read = std::string("Y\n");
-  CHECK(run_enforcement(std::move(enforce)).get_bool("secureboot.module_sig_enforced") == true);
+  CHECK(run_enforcement(std::move(enforce)).get_bool("secureboot.module_sig_enforced"_fact) == true);
 
   Capture locked;  // Ubuntu/Fedora with Secure Boot: lockdown integrity, sig_enforce N
   locked.paths[k_sig_enforce].read = std::string("N\n");
   locked.paths[k_lockdown].read = std::string("none [integrity] confidentiality\n");
-  CHECK(run_enforcement(std::move(locked)).get_bool("secureboot.module_sig_enforced") == true);
+  CHECK(run_enforcement(std::move(locked)).get_bool("secureboot.module_sig_enforced"_fact) == true);
 
   Capture off;  // Secure Boot on but validation disabled in shim (mokutil --disable-validation)
   off.paths[k_sig_enforce].read = std::string("N\n");
   off.paths[k_lockdown].read = std::string("[none] integrity confidentiality\n");
-  CHECK(run_enforcement(std::move(off)).get_bool("secureboot.module_sig_enforced") == false);
+  CHECK(run_enforcement(std::move(off)).get_bool("secureboot.module_sig_enforced"_fact) == false);
 
   Capture no_lsm;  // securityfs mounted, no lockdown LSM
   no_lsm.paths[k_sig_enforce].read = std::string("N\n");
   no_lsm.paths["/sys/kernel/security/apparmor/profiles"].read = std::string("");
-  CHECK(run_enforcement(std::move(no_lsm)).get_bool("secureboot.module_sig_enforced") == false);
+  CHECK(run_enforcement(std::move(no_lsm)).get_bool("secureboot.module_sig_enforced"_fact) == false);
 }
 
 TEST_CASE("module signature enforcement: what cannot be told is unknown", "[probes][secure_boot]") {
   Capture no_securityfs;  // a container: securityfs not mounted
   no_securityfs.paths[k_sig_enforce].read = std::string("N\n");
   FactSet facts = run_enforcement(std::move(no_securityfs));
-  CHECK(facts.find("secureboot.module_sig_enforced")->state == FactState::unknown);
-  CHECK_THAT(facts.find("secureboot.module_sig_enforced")->reason, Catch::Contains("securityfs"));
+  CHECK(facts.find("secureboot.module_sig_enforced"_fact)->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.module_sig_enforced"_fact)->reason, Catch::Contains("securityfs"));
 
   Capture unread;
   unread.paths[k_lockdown].read = std::string("[none] integrity confidentiality\n");
-  CHECK(run_enforcement(std::move(unread)).find("secureboot.module_sig_enforced")->state == FactState::unknown);
+  CHECK(run_enforcement(std::move(unread)).find("secureboot.module_sig_enforced"_fact)->state == FactState::unknown);
 }
 
 TEST_CASE("module signature enforcement: not examined without Secure Boot", "[probes][secure_boot]") {
   Capture enforce;
   enforce.paths[k_sig_enforce].read = std::string("Y\n");
   FactSet facts = run_enforcement(std::move(enforce), false);
-  CHECK(facts.find("secureboot.module_sig_enforced")->state == FactState::unknown);
-  CHECK_THAT(facts.find("secureboot.module_sig_enforced")->reason, Catch::Contains("not examined"));
+  CHECK(facts.find("secureboot.module_sig_enforced"_fact)->state == FactState::unknown);
+  CHECK_THAT(facts.find("secureboot.module_sig_enforced"_fact)->reason, Catch::Contains("not examined"));
 }
 
 }  // namespace GD_UNITY_ID

@@ -2,6 +2,7 @@
 // restricted dmesg as an ordinary user, the syslog fallbacks, a huge sparse kern.log read only
 // at its end (RealHost --root on a temp tree), and the healthy H200 capture (no kernel log).
 
+#include "core/fact_key.hpp"
 #include "probes/kernel_log/kernel_log.hpp"
 
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "temp_tree.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -37,14 +39,14 @@ FactSet probe(Capture capture, FactSet facts = {}) {
 }
 
 Lines list(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
+  const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
   REQUIRE(fact);
   REQUIRE(fact->state == FactState::present);
   return std::get<Lines>(fact->value);
 }
 
 std::string reason(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
+  const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
   REQUIRE(fact);
   REQUIRE(fact->state == FactState::unknown);
   return fact->reason;
@@ -78,17 +80,17 @@ TEST_CASE("kernel log probe: /dev/kmsg is read first", "[probes][kernel_log]") {
   Capture c;
   c.paths[std::string(gd::k_kernel_log_path)].read = k_kmsg;
   FactSet facts = probe(c);
-  CHECK(facts.get_bool("klog.readable") == true);
-  CHECK(facts.get_string("klog.source") == "/dev/kmsg");
-  CHECK(facts.get_int("klog.lines") == 5);
-  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
-  CHECK(list(facts, "klog.xids") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
-  CHECK(facts.get_bool("klog.fallen_off_bus") == true);
-  CHECK(list(facts, "klog.fallen_off_bus_gpus") == Lines{"0000:01:00.0"});
-  CHECK(facts.get_bool("klog.gsp_timeout") == false);
-  CHECK(list(facts, "klog.rm_init_adapter").empty());
-  CHECK(facts.find("klog.api_mismatch_message")->state == FactState::absent);
-  CHECK(facts.find("klog.xids")->source == "/dev/kmsg");
+  CHECK(facts.get_bool("klog.readable"_fact) == true);
+  CHECK(facts.get_string("klog.source"_fact) == "/dev/kmsg");
+  CHECK(facts.get_int("klog.lines"_fact) == 5);
+  CHECK(list(facts, "klog.xid_codes"_fact) == Lines{"79"});
+  CHECK(list(facts, "klog.xids"_fact) == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
+  CHECK(facts.get_bool("klog.fallen_off_bus"_fact) == true);
+  CHECK(list(facts, "klog.fallen_off_bus_gpus"_fact) == Lines{"0000:01:00.0"});
+  CHECK(facts.get_bool("klog.gsp_timeout"_fact) == false);
+  CHECK(list(facts, "klog.rm_init_adapter"_fact).empty());
+  CHECK(facts.find("klog.api_mismatch_message"_fact)->state == FactState::absent);
+  CHECK(facts.find("klog.xids"_fact)->source == "/dev/kmsg");
 }
 
 TEST_CASE("kernel log probe: restricted dmesg as an ordinary user is unknown, needs root", "[probes][kernel_log]") {
@@ -97,11 +99,11 @@ TEST_CASE("kernel log probe: restricted dmesg as an ordinary user is unknown, ne
   c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{EPERM});
   c.paths["/proc/sys/kernel/dmesg_restrict"].read = std::string("1\n");
   FactSet facts = probe(c);
-  std::string why = reason(facts, "klog.readable");
+  std::string why = reason(facts, "klog.readable"_fact);
   CHECK(why.starts_with("needs root: /dev/kmsg EPERM (kernel.dmesg_restrict = 1)"));
   CHECK_THAT(why, Catch::Contains("/var/log/kern.log ENOENT"));
   // Every kernel-log fact is unknown for the same reason: unread is not clean.
-  for (const char* name : {"klog.xid_codes", "klog.fallen_off_bus", "klog.api_mismatch", "klog.gpu_not_supported"}) {
+  for (gd::FactName name : {"klog.xid_codes"_fact, "klog.fallen_off_bus"_fact, "klog.api_mismatch"_fact, "klog.gpu_not_supported"_fact}) {
     CHECK(reason(facts, name) == why);
   }
 }
@@ -112,20 +114,20 @@ TEST_CASE("kernel log probe: falls back to kern.log, newest boot only", "[probes
   c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{EPERM});
   c.paths["/var/log/kern.log"].read = k_kern_log;
   FactSet facts = probe(c);
-  CHECK(facts.get_bool("klog.readable") == true);
-  CHECK(facts.get_string("klog.source") == "/var/log/kern.log");
-  CHECK(facts.get_int("klog.lines") == 3);
+  CHECK(facts.get_bool("klog.readable"_fact) == true);
+  CHECK(facts.get_string("klog.source"_fact) == "/var/log/kern.log");
+  CHECK(facts.get_int("klog.lines"_fact) == 3);
   // The Xid 48 of the day before belongs to an earlier boot.
-  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+  CHECK(list(facts, "klog.xid_codes"_fact) == Lines{"79"});
   // kern.log takes the kern facility only: its traditional lines are the kernel's.
-  CHECK(facts.get_string("klog.source_trust") ==
+  CHECK(facts.get_string("klog.source_trust"_fact) ==
         "trusted: only the logging daemon writes it, and it takes kern.* only");
 }
 
 TEST_CASE("kernel log probe: /dev/kmsg is the kernel's word", "[probes][kernel_log]") {
   Capture c;
   c.paths[std::string(gd::k_kernel_log_path)].read = k_kmsg;
-  CHECK(probe(c).get_string("klog.source_trust") == "kernel");
+  CHECK(probe(c).get_string("klog.source_trust"_fact) == "kernel");
 }
 
 TEST_CASE("kernel log probe: /var/log/messages when there is no kern.log", "[probes][kernel_log]") {
@@ -139,13 +141,13 @@ TEST_CASE("kernel log probe: /var/log/messages when there is no kern.log", "[pro
       "<3>Nov 29 20:43:02 rhel9 kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x61:0x0:1851)\n"
       "<13>Nov 29 20:44:00 rhel9 kernel: NVRM: Xid (PCI:0000:01:00): 79, pid=1, GPU has fallen off the bus.\n");
   FactSet facts = probe(c);
-  CHECK(facts.get_string("klog.source") == "/var/log/messages");
-  CHECK(list(facts, "klog.rm_init_adapter") == Lines{"0x61:0x0:1851"});
-  CHECK(list(facts, "klog.firmware_load_failures") == Lines{"nvidia/565.57.01/gsp_tu10x.bin -2"});
+  CHECK(facts.get_string("klog.source"_fact) == "/var/log/messages");
+  CHECK(list(facts, "klog.rm_init_adapter"_fact) == Lines{"0x61:0x0:1851"});
+  CHECK(list(facts, "klog.firmware_load_failures"_fact) == Lines{"nvidia/565.57.01/gsp_tu10x.bin -2"});
   // logger's line (user.notice) is not the kernel's.
-  CHECK(list(facts, "klog.xid_codes").empty());
-  CHECK(facts.get_bool("klog.fallen_off_bus") == false);
-  CHECK_THAT(*facts.get_string("klog.source_trust"),
+  CHECK(list(facts, "klog.xid_codes"_fact).empty());
+  CHECK(facts.get_bool("klog.fallen_off_bus"_fact) == false);
+  CHECK_THAT(*facts.get_string("klog.source_trust"_fact),
              Catch::StartsWith("trusted: only the logging daemon writes it, and each line's <PRI> says kern") &&
                  Catch::Contains("1 'kernel:' line(s) of another facility left out"));
 }
@@ -156,14 +158,14 @@ static const std::string k_forged_syslog =
     "GPU has fallen off the bus.\n";
 
 static void check_untrusted(const FactSet& facts, std::string_view why) {
-  CHECK(facts.get_string("klog.source") == "/var/log/syslog");
-  std::string trust = *facts.get_string("klog.source_trust");
+  CHECK(facts.get_string("klog.source"_fact) == "/var/log/syslog");
+  std::string trust = *facts.get_string("klog.source_trust"_fact);
   CHECK(trust.starts_with("untrusted: "));
   CHECK_THAT(trust, Catch::Contains(std::string(why)));
-  for (const char* name : {"klog.readable", "klog.xid_codes", "klog.xids", "klog.fallen_off_bus", "klog.xid_count"}) {
+  for (gd::FactName name : {"klog.readable"_fact, "klog.xid_codes"_fact, "klog.xids"_fact, "klog.fallen_off_bus"_fact, "klog.xid_count"_fact}) {
     CHECK(reason(facts, name) == "kernel log " + trust);
   }
-  CHECK(facts.find("klog.xid.79") == nullptr);
+  CHECK(facts.find("klog.xid.79"_fact) == nullptr);
 }
 
 TEST_CASE("kernel log probe: a forged Xid in a mixed file without facility is not believed", "[probes][kernel_log]") {
@@ -199,9 +201,9 @@ TEST_CASE("kernel log probe: a mixed file without kernel lines is clean, not unt
   c.paths[std::string(gd::k_kernel_log_path)].read = std::unexpected(IoError{ENOENT});
   c.paths["/var/log/syslog"].read = std::string("2026-12-02T04:51:04.799624+00:00 vm systemd[1]: Started cron.service.\n");
   FactSet facts = probe(c);
-  CHECK(facts.get_bool("klog.readable") == true);
-  CHECK(list(facts, "klog.xid_codes").empty());
-  CHECK(facts.get_string("klog.source_trust") ==
+  CHECK(facts.get_bool("klog.readable"_fact) == true);
+  CHECK(list(facts, "klog.xid_codes"_fact).empty());
+  CHECK(facts.get_string("klog.source_trust"_fact) ==
         "trusted: only the logging daemon writes it, and no line in it is the kernel's");
 }
 
@@ -213,14 +215,14 @@ TEST_CASE("kernel log probe: a trusted file after an untrusted one is used", "[p
       "<4>1 2026-12-02T04:51:05.000001+00:00 vm kernel - - -  NVRM: Xid (PCI:0000:00:06): 79, pid='<unknown>', "
       "name=<unknown>, GPU has fallen off the bus.\n");
   FactSet facts = probe(c);
-  CHECK(facts.get_string("klog.source") == "/var/log/syslog");
-  CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
-  CHECK(facts.get_bool("klog.fallen_off_bus") == true);
+  CHECK(facts.get_string("klog.source"_fact) == "/var/log/syslog");
+  CHECK(list(facts, "klog.xid_codes"_fact) == Lines{"79"});
+  CHECK(facts.get_bool("klog.fallen_off_bus"_fact) == true);
 }
 
 TEST_CASE("kernel log probe: nothing readable as root is unknown, not needs root", "[probes][kernel_log]") {
   FactSet facts = probe(Capture{});
-  CHECK(reason(facts, "klog.readable") ==
+  CHECK(reason(facts, "klog.readable"_fact) ==
         "no kernel log readable: /dev/kmsg ENOENT, /var/log/kern.log ENOENT, /var/log/messages ENOENT, "
         "/var/log/syslog ENOENT");
 }
@@ -232,19 +234,19 @@ TEST_CASE("kernel log probe: an API mismatch counts only for the loaded module",
       "but this kernel module has\\x0aNVRM: the version 580.65.06.  Please make sure that this\\x0aNVRM: kernel module "
       "and all NVIDIA driver components\\x0aNVRM: have the same version.\n");
   FactSet loaded_same;
-  loaded_same.set("kmod.nvidia.version", std::string("580.65.06"));
+  loaded_same.set("kmod.nvidia.version"_fact, std::string("580.65.06"));
   FactSet current = probe(c, loaded_same);
-  CHECK(current.get_bool("klog.api_mismatch") == true);
-  CHECK(current.get_string("klog.api_mismatch_message") ==
+  CHECK(current.get_bool("klog.api_mismatch"_fact) == true);
+  CHECK(current.get_string("klog.api_mismatch_message"_fact) ==
         "API mismatch: the client 'nvidia-smi' (pid 2242) has the version 580.95.05, but this kernel module has the "
         "version 580.65.06.");
 
   // The module was reloaded since (now 580.95.05): the message is history.
   FactSet reloaded;
-  reloaded.set("kmod.nvidia.version", std::string("580.95.05"));
-  CHECK(probe(c, reloaded).get_bool("klog.api_mismatch") == false);
+  reloaded.set("kmod.nvidia.version"_fact, std::string("580.95.05"));
+  CHECK(probe(c, reloaded).get_bool("klog.api_mismatch"_fact) == false);
   // The module version could not be read: the message is taken at its word.
-  CHECK(probe(c).get_bool("klog.api_mismatch") == true);
+  CHECK(probe(c).get_bool("klog.api_mismatch"_fact) == true);
 }
 
 TEST_CASE("kernel log probe: a 2 GB sparse kern.log is read only at its end", "[probes][kernel_log]") {
@@ -266,12 +268,12 @@ TEST_CASE("kernel log probe: a 2 GB sparse kern.log is read only at its end", "[
   gd::RecordingHost host(real, seen);
   FactSet facts;
   gd::probe_kernel_log(host, {}, facts);
-  CHECK(facts.get_string("klog.source") == "/var/log/kern.log");
+  CHECK(facts.get_string("klog.source"_fact) == "/var/log/kern.log");
   // The tree is the test runner's: its kern.log is believed only when that is root.
   if (::geteuid() == 0) {
-    CHECK(list(facts, "klog.xid_codes") == Lines{"79"});
+    CHECK(list(facts, "klog.xid_codes"_fact) == Lines{"79"});
   } else {
-    CHECK_THAT(reason(facts, "klog.xid_codes"), Catch::Contains("not root or the syslog user"));
+    CHECK_THAT(reason(facts, "klog.xid_codes"_fact), Catch::Contains("not root or the syslog user"));
   }
   // One read of the last 4 MiB, nothing before it.
   const gd::CapturedPath& path = seen.paths.at("/var/log/kern.log");
@@ -283,8 +285,8 @@ TEST_CASE("kernel log probe: a 2 GB sparse kern.log is read only at its end", "[
 TEST_CASE("kernel log probe: the healthy H200 container has no kernel log: unknown, not clean",
           "[probes][kernel_log]") {
   FactSet facts = probe(gd::test::host_capture("h200-container-580.159.04"));
-  CHECK(reason(facts, "klog.readable").starts_with("no kernel log readable: /dev/kmsg ENOENT"));
-  CHECK(facts.find("klog.xid_codes")->state == FactState::unknown);
+  CHECK(reason(facts, "klog.readable"_fact).starts_with("no kernel log readable: /dev/kmsg ENOENT"));
+  CHECK(facts.find("klog.xid_codes"_fact)->state == FactState::unknown);
 }
 
 TEST_CASE("kernel log probe: in a container only the Xids of its GPUs count", "[probes][kernel_log]") {
@@ -295,23 +297,23 @@ TEST_CASE("kernel log probe: in a container only the Xids of its GPUs count", "[
       k_kmsg + "4,2300,8821400000,-;NVRM: Xid (PCI:0000:3b:00): 63, pid=1896, name=python3, Row Remapper: New row "
                "marked for remapping, reset gpu to activate.\n";
   FactSet known;
-  known.set("container.in_container", true, "test");
-  known.set("kmod.nvidia.gpus", Lines{"0000:3b:00.0 NVIDIA H100 80GB HBM3"}, "test");
+  known.set("container.in_container"_fact, true, "test");
+  known.set("kmod.nvidia.gpus"_fact, Lines{"0000:3b:00.0 NVIDIA H100 80GB HBM3"}, "test");
   FactSet facts = probe(c, known);
-  CHECK(list(facts, "klog.xid_codes") == Lines{"63"});
-  CHECK(list(facts, "klog.xid.63") ==
+  CHECK(list(facts, "klog.xid_codes"_fact) == Lines{"63"});
+  CHECK(list(facts, "klog.xid.63"_fact) ==
         Lines{"63 0000:3b:00.0 Row Remapper: New row marked for remapping, reset gpu to activate."});
-  CHECK(facts.find("klog.xid.79") == nullptr);
-  CHECK(list(facts, "klog.xids_of_other_gpus") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
-  CHECK(facts.get_bool("klog.fallen_off_bus") == false);
-  CHECK(facts.get_int("klog.xid_count") == 1);
+  CHECK(facts.find("klog.xid.79"_fact) == nullptr);
+  CHECK(list(facts, "klog.xids_of_other_gpus"_fact) == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
+  CHECK(facts.get_bool("klog.fallen_off_bus"_fact) == false);
+  CHECK(facts.get_int("klog.xid_count"_fact) == 1);
 
   SECTION("on the host every GPU's Xid counts") {
-    known.set("container.in_container", false, "test");
+    known.set("container.in_container"_fact, false, "test");
     FactSet host = probe(c, known);
-    CHECK(list(host, "klog.xid_codes") == Lines{"63", "79"});
-    CHECK(list(host, "klog.xids_of_other_gpus").empty());
-    CHECK(host.get_bool("klog.fallen_off_bus") == true);
+    CHECK(list(host, "klog.xid_codes"_fact) == Lines{"63", "79"});
+    CHECK(list(host, "klog.xids_of_other_gpus"_fact).empty());
+    CHECK(host.get_bool("klog.fallen_off_bus"_fact) == true);
   }
 }
 
@@ -320,9 +322,9 @@ TEST_CASE("kernel log probe: an Xid before a module reload is not counted", "[pr
   c.paths[std::string(gd::k_kernel_log_path)].read =
       k_kmsg + "6,2400,9000000000,-;NVRM: loading NVIDIA UNIX Open Kernel Module for x86_64  580.65.06  Release Build\n";
   FactSet facts = probe(c);
-  CHECK(list(facts, "klog.xid_codes").empty());
-  CHECK(facts.get_bool("klog.fallen_off_bus") == false);
-  CHECK(list(facts, "klog.xids_before_module_load") == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
+  CHECK(list(facts, "klog.xid_codes"_fact).empty());
+  CHECK(facts.get_bool("klog.fallen_off_bus"_fact) == false);
+  CHECK(list(facts, "klog.xids_before_module_load"_fact) == Lines{"79 0000:01:00.0 GPU has fallen off the bus."});
 }
 
 }  // namespace GD_UNITY_ID

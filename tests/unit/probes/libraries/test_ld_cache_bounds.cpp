@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "ldconfig_tree.hpp"
+#include "core/fact_key.hpp"
 #include "probes/libraries/ld_cache.hpp"
 #include "probes/libraries/libraries.hpp"
 #include "sys/real_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::LdCacheError;
 using gd::parse_ld_cache;
@@ -133,15 +135,15 @@ TEST_CASE("ld.so.cache bounds: the probe says a crafted cache is beyond what it 
   std::string strings = long_path();
   tree.file("/etc/ld.so.cache", new_cache(4000, strings, {{static_cast<std::uint32_t>(strings.size() - 1 - 12), 0}}));
   gd::FactSet facts;
-  facts.set("host.arch", std::string("x86_64"), "uname");
-  facts.set_absent("env.ld_library_path", "env:LD_LIBRARY_PATH");
-  facts.set_absent("env.ld_preload", "env:LD_PRELOAD");
+  facts.set("host.arch"_fact, std::string("x86_64"), "uname");
+  facts.set_absent("env.ld_library_path"_fact, "env:LD_LIBRARY_PATH");
+  facts.set_absent("env.ld_preload"_fact, "env:LD_PRELOAD");
   gd::RealHost host(tree.root(), {});
   gd::probe_libraries(host, gd::ProbeOptions{}, facts);
-  for (const char* name : {"lib.ldcache.readable", "lib.ldcache.entries", "lib.libcuda.resolved_via"}) {
-    const gd::Fact* fact = facts.find(name);
+  for (gd::FactName name : {"lib.ldcache.readable"_fact, "lib.ldcache.entries"_fact, "lib.libcuda.resolved_via"_fact}) {
+    const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
     REQUIRE(fact);
-    INFO(name);
+    INFO(name.view());
     CHECK(fact->state == gd::FactState::unknown);
     CHECK_THAT(fact->reason, Catch::Contains("larger than gpudoctor reads"));
   }
@@ -160,12 +162,12 @@ TEST_CASE("ld.so.cache bounds: many libcuda entries are listed up to a bound", "
   TempTree tree;
   tree.file("/etc/ld.so.cache", new_cache(100, strings, entries));
   gd::FactSet facts;
-  facts.set("host.arch", std::string("x86_64"), "uname");
-  facts.set_absent("env.ld_library_path", "env:LD_LIBRARY_PATH");
-  facts.set_absent("env.ld_preload", "env:LD_PRELOAD");
+  facts.set("host.arch"_fact, std::string("x86_64"), "uname");
+  facts.set_absent("env.ld_library_path"_fact, "env:LD_LIBRARY_PATH");
+  facts.set_absent("env.ld_preload"_fact, "env:LD_PRELOAD");
   gd::RealHost host(tree.root(), {});
   gd::probe_libraries(host, gd::ProbeOptions{}, facts);
-  const gd::Fact* listed = facts.find("lib.ldcache.entries");
+  const gd::Fact* listed = facts.find("lib.ldcache.entries"_fact);
   REQUIRE(listed);
   REQUIRE(listed->state == gd::FactState::present);
   const auto& list = std::get<std::vector<std::string>>(listed->value);

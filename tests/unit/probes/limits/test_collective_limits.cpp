@@ -2,13 +2,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/fact_key.hpp"
+
 #include <cerrno>
 #include <string>
 #include <vector>
 
 #include "sys/replay_host.hpp"
 
-namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+namespace GD_UNITY_ID {
+
+using namespace gd::fact_literals;  // this file's own (unity build: tests/CMakeLists.txt)
 
 using gd::Capture;
 using gd::FactSet;
@@ -35,7 +39,7 @@ Capture docker_eight_gpus() {
 FactSet run(Capture capture, std::vector<std::string> gpu_nodes) {
   gd::ReplayHost host(std::move(capture));
   FactSet facts;
-  facts.set("dev.gpu_nodes", std::move(gpu_nodes), "/proc/driver/nvidia/gpus");
+  facts.set("dev.gpu_nodes"_fact, std::move(gpu_nodes), "/proc/driver/nvidia/gpus");
   gd::probe_collective_limits(host, gd::ProbeOptions{}, facts);
   return facts;
 }
@@ -46,9 +50,9 @@ std::vector<std::string> eight_nodes() {
   return nodes;
 }
 
-FactState state(const FactSet& facts, std::string_view name) {
+FactState state(const FactSet& facts, gd::FactName name) {
   const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name);
+  INFO("fact " << name.view());
   REQUIRE(fact);
   return fact->state;
 }
@@ -57,16 +61,16 @@ FactState state(const FactSet& facts, std::string_view name) {
 
 TEST_CASE("collective limits: a Docker container with 8 GPUs and two HCAs", "[probes][limits]") {
   FactSet facts = run(docker_eight_gpus(), eight_nodes());
-  CHECK(facts.get_string("limits.shm.fstype") == "tmpfs");
-  CHECK(facts.get_int("limits.shm.size_bytes") == 64 * 1024 * 1024);
-  CHECK(facts.get_int("limits.memlock.soft_bytes") == 8388608);
-  CHECK(facts.get_int("limits.memlock.hard_bytes") == 8388608);
-  CHECK(facts.get_bool("limits.cap_ipc_lock") == false);
-  CHECK(facts.get_int("limits.rdma.device_count") == 2);
-  CHECK(facts.get_int("limits.rdma.uverbs_count") == 2);
-  CHECK(std::get<std::vector<std::string>>(facts.find("limits.rdma.uverbs")->value) ==
+  CHECK(facts.get_string("limits.shm.fstype"_fact) == "tmpfs");
+  CHECK(facts.get_int("limits.shm.size_bytes"_fact) == 64 * 1024 * 1024);
+  CHECK(facts.get_int("limits.memlock.soft_bytes"_fact) == 8388608);
+  CHECK(facts.get_int("limits.memlock.hard_bytes"_fact) == 8388608);
+  CHECK(facts.get_bool("limits.cap_ipc_lock"_fact) == false);
+  CHECK(facts.get_int("limits.rdma.device_count"_fact) == 2);
+  CHECK(facts.get_int("limits.rdma.uverbs_count"_fact) == 2);
+  CHECK(std::get<std::vector<std::string>>(facts.find("limits.rdma.uverbs"_fact)->value) ==
         std::vector<std::string>{"/dev/infiniband/uverbs0", "/dev/infiniband/uverbs1"});
-  CHECK(facts.get_int("limits.gpu_count") == 8);
+  CHECK(facts.get_int("limits.gpu_count"_fact) == 8);
 }
 
 TEST_CASE("collective limits: unlimited, defaults and nothing there", "[probes][limits]") {
@@ -79,23 +83,23 @@ TEST_CASE("collective limits: unlimited, defaults and nothing there", "[probes][
   c.paths.erase("/sys/class/infiniband");  // no RDMA driver: no class folder at all
   c.paths.erase("/dev/infiniband");
   FactSet facts = run(c, {"/dev/nvidia0 195:0"});
-  CHECK(facts.get_int("limits.shm.size_bytes") == 24683784ll * 1024 / 2);
-  CHECK(state(facts, "limits.memlock.soft_bytes") == FactState::absent);  // unlimited
-  CHECK(state(facts, "limits.memlock.hard_bytes") == FactState::absent);
-  CHECK(facts.get_int("limits.rdma.device_count") == 0);
-  CHECK(facts.get_int("limits.rdma.uverbs_count") == 0);
-  CHECK(facts.get_int("limits.gpu_count") == 1);
+  CHECK(facts.get_int("limits.shm.size_bytes"_fact) == 24683784ll * 1024 / 2);
+  CHECK(state(facts, "limits.memlock.soft_bytes"_fact) == FactState::absent);  // unlimited
+  CHECK(state(facts, "limits.memlock.hard_bytes"_fact) == FactState::absent);
+  CHECK(facts.get_int("limits.rdma.device_count"_fact) == 0);
+  CHECK(facts.get_int("limits.rdma.uverbs_count"_fact) == 0);
+  CHECK(facts.get_int("limits.gpu_count"_fact) == 1);
 
   // Nothing mounted on /dev/shm; a size=0 tmpfs (no limit).
   c.paths["/proc/self/mountinfo"].read = std::string("612 543 0:71 / / rw,relatime - overlay overlay rw\n");
   facts = run(c, {});
-  CHECK(state(facts, "limits.shm.fstype") == FactState::absent);
-  CHECK(state(facts, "limits.shm.size_bytes") == FactState::absent);
-  CHECK(facts.get_int("limits.gpu_count") == 0);
+  CHECK(state(facts, "limits.shm.fstype"_fact) == FactState::absent);
+  CHECK(state(facts, "limits.shm.size_bytes"_fact) == FactState::absent);
+  CHECK(facts.get_int("limits.gpu_count"_fact) == 0);
   c.paths["/proc/self/mountinfo"].read = std::string("25 24 0:23 / /dev/shm rw - tmpfs tmpfs rw,size=0k\n");
   facts = run(c, {});
-  CHECK(facts.get_string("limits.shm.fstype") == "tmpfs");
-  CHECK(state(facts, "limits.shm.size_bytes") == FactState::absent);
+  CHECK(facts.get_string("limits.shm.fstype"_fact) == "tmpfs");
+  CHECK(state(facts, "limits.shm.size_bytes"_fact) == FactState::absent);
 }
 
 TEST_CASE("collective limits: what cannot be read is unknown", "[probes][limits]") {
@@ -105,22 +109,22 @@ TEST_CASE("collective limits: what cannot be read is unknown", "[probes][limits]
   c.paths["/sys/class/infiniband"].list = std::unexpected(gd::IoError{EACCES});
   gd::ReplayHost host(std::move(c));
   FactSet facts;
-  facts.set_unknown("dev.gpu_nodes", "no /dev in this root or capture", "/dev");
+  facts.set_unknown("dev.gpu_nodes"_fact, "no /dev in this root or capture", "/dev");
   gd::probe_collective_limits(host, gd::ProbeOptions{}, facts);
-  CHECK(state(facts, "limits.shm.size_bytes") == FactState::unknown);
-  CHECK(facts.find("limits.shm.size_bytes")->reason.find("MemTotal unknown") != std::string::npos);
-  CHECK(state(facts, "limits.memlock.soft_bytes") == FactState::unknown);
-  CHECK(facts.find("limits.memlock.soft_bytes")->reason == "no /proc/self/limits in this root or capture");
-  CHECK(state(facts, "limits.cap_ipc_lock") == FactState::unknown);
-  CHECK(state(facts, "limits.rdma.device_count") == FactState::unknown);
-  CHECK(facts.get_int("limits.rdma.uverbs_count") == 0);
-  CHECK(state(facts, "limits.gpu_count") == FactState::unknown);
+  CHECK(state(facts, "limits.shm.size_bytes"_fact) == FactState::unknown);
+  CHECK(facts.find("limits.shm.size_bytes"_fact)->reason.find("MemTotal unknown") != std::string::npos);
+  CHECK(state(facts, "limits.memlock.soft_bytes"_fact) == FactState::unknown);
+  CHECK(facts.find("limits.memlock.soft_bytes"_fact)->reason == "no /proc/self/limits in this root or capture");
+  CHECK(state(facts, "limits.cap_ipc_lock"_fact) == FactState::unknown);
+  CHECK(state(facts, "limits.rdma.device_count"_fact) == FactState::unknown);
+  CHECK(facts.get_int("limits.rdma.uverbs_count"_fact) == 0);
+  CHECK(state(facts, "limits.gpu_count"_fact) == FactState::unknown);
   // Without the device-node probe's fact at all.
   FactSet alone;
   gd::ReplayHost empty{Capture{}};
   gd::probe_collective_limits(empty, gd::ProbeOptions{}, alone);
-  CHECK(state(alone, "limits.gpu_count") == FactState::unknown);
-  CHECK(state(alone, "limits.shm.fstype") == FactState::unknown);
+  CHECK(state(alone, "limits.gpu_count"_fact) == FactState::unknown);
+  CHECK(state(alone, "limits.shm.fstype"_fact) == FactState::unknown);
 }
 
 }  // namespace GD_UNITY_ID

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "host_captures.hpp"
+#include "core/fact_key.hpp"
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"
 #include "temp_tree.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::FactSet;
 using gd::FactState;
@@ -118,13 +120,13 @@ FactSet probe_capture(gd::Capture capture) {
 }
 
 std::optional<Strings> list_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
+  const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
   if (!fact || fact->state != FactState::present) return std::nullopt;
   return std::get<Strings>(fact->value);
 }
 
 FactState state_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
+  const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
   REQUIRE(fact);
   return fact->state;
 }
@@ -136,35 +138,35 @@ TEST_CASE("pci probe: the real H200's function, read through --root", "[probes][
   add_function(tree, k_host_bridge);
   add_function(tree, k_h200);
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 1);
-  CHECK(facts.get_int("pci.nvswitch_count") == 0);
-  CHECK(list_of(facts, "pci.gpus") == Strings{"0000:00:06.0 10de:2335 GH100 Hopper cc 9.0 driver=nvidia"});
-  CHECK(facts.get_string("pci.gpu.0.bus_id") == "0000:00:06.0");
-  CHECK(facts.get_string("pci.gpu.0.device_id") == "2335");
-  CHECK(facts.get_string("pci.gpu.0.class") == "030200");
-  CHECK(facts.get_string("pci.gpu.0.subsystem_device") == "18bf");
-  CHECK(facts.get_string("pci.gpu.0.driver") == "nvidia");
-  CHECK(facts.get_string("pci.gpu.0.chip") == "GH100");
-  CHECK(facts.get_string("pci.gpu.0.architecture") == "Hopper");
-  CHECK(facts.get_string("pci.gpu.0.compute_capability") == "9.0");
-  CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file") == "gsp_ga10x.bin");
-  CHECK(facts.get_string("pci.gpu.0.link_speed") == "32.0 GT/s PCIe");
-  CHECK(facts.get_int("pci.gpu.0.link_width") == 16);
-  CHECK(facts.find("pci.gpu.0.driver")->source == "/sys/bus/pci/devices/0000:00:06.0/driver");
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 1);
+  CHECK(facts.get_int("pci.nvswitch_count"_fact) == 0);
+  CHECK(list_of(facts, "pci.gpus"_fact) == Strings{"0000:00:06.0 10de:2335 GH100 Hopper cc 9.0 driver=nvidia"});
+  CHECK(facts.get_string("pci.gpu.0.bus_id"_fact) == "0000:00:06.0");
+  CHECK(facts.get_string("pci.gpu.0.device_id"_fact) == "2335");
+  CHECK(facts.get_string("pci.gpu.0.class"_fact) == "030200");
+  CHECK(facts.get_string("pci.gpu.0.subsystem_device"_fact) == "18bf");
+  CHECK(facts.get_string("pci.gpu.0.driver"_fact) == "nvidia");
+  CHECK(facts.get_string("pci.gpu.0.chip"_fact) == "GH100");
+  CHECK(facts.get_string("pci.gpu.0.architecture"_fact) == "Hopper");
+  CHECK(facts.get_string("pci.gpu.0.compute_capability"_fact) == "9.0");
+  CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file"_fact) == "gsp_ga10x.bin");
+  CHECK(facts.get_string("pci.gpu.0.link_speed"_fact) == "32.0 GT/s PCIe");
+  CHECK(facts.get_int("pci.gpu.0.link_width"_fact) == 16);
+  CHECK(facts.find("pci.gpu.0.driver"_fact)->source == "/sys/bus/pci/devices/0000:00:06.0/driver");
   // What the observation does not show is absent, not invented.
-  for (const char* name : {"pci.gpu.0.subsystem_vendor", "pci.gpu.0.max_link_speed", "pci.gpu.0.numa_node",
-                           "pci.gpu.0.iommu_group", "pci.gpu.0.min_driver_version", "pci.min_driver_version"}) {
+  for (gd::FactName name : {"pci.gpu.0.subsystem_vendor"_fact, "pci.gpu.0.max_link_speed"_fact, "pci.gpu.0.numa_node"_fact,
+                           "pci.gpu.0.iommu_group"_fact, "pci.gpu.0.min_driver_version"_fact, "pci.min_driver_version"_fact}) {
     CAPTURE(name);
     CHECK(state_of(facts, name) == FactState::absent);
   }
-  CHECK(list_of(facts, "pci.architectures") == Strings{"Hopper"});
-  CHECK(list_of(facts, "pci.drivers_bound") == Strings{"nvidia"});
-  CHECK(list_of(facts, "pci.gsp_firmware_files") == Strings{"gsp_ga10x.bin"});
-  CHECK(facts.get_bool("pci.any_blackwell") == false);
-  CHECK(facts.get_bool("pci.any_pre_turing") == false);
-  CHECK(facts.get_bool("pci.any_grace_hopper") == false);
-  CHECK(facts.get_int("pci.min_driver_branch") == 0);
-  CHECK(facts.get_bool("pci.tegra_soc") == false);  // no /proc/device-tree on x86
+  CHECK(list_of(facts, "pci.architectures"_fact) == Strings{"Hopper"});
+  CHECK(list_of(facts, "pci.drivers_bound"_fact) == Strings{"nvidia"});
+  CHECK(list_of(facts, "pci.gsp_firmware_files"_fact) == Strings{"gsp_ga10x.bin"});
+  CHECK(facts.get_bool("pci.any_blackwell"_fact) == false);
+  CHECK(facts.get_bool("pci.any_pre_turing"_fact) == false);
+  CHECK(facts.get_bool("pci.any_grace_hopper"_fact) == false);
+  CHECK(facts.get_int("pci.min_driver_branch"_fact) == 0);
+  CHECK(facts.get_bool("pci.tegra_soc"_fact) == false);  // no /proc/device-tree on x86
 }
 
 TEST_CASE("pci probe: a Jetson's device tree", "[probes][pci]") {
@@ -172,8 +174,8 @@ TEST_CASE("pci probe: a Jetson's device tree", "[probes][pci]") {
   add_function(tree, k_host_bridge);
   tree.file("/proc/device-tree/compatible", std::string("nvidia,p3701-0000\0nvidia,tegra234\0", 34));
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_bool("pci.tegra_soc") == true);
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 0);
+  CHECK(facts.get_bool("pci.tegra_soc"_fact) == true);
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 0);
 }
 
 TEST_CASE("pci probe: an RTX 5090 counts once, its audio function not at all", "[probes][pci]") {
@@ -182,35 +184,35 @@ TEST_CASE("pci probe: an RTX 5090 counts once, its audio function not at all", "
   add_function(tree, k_rtx5090);
   add_function(tree, k_rtx5090_audio);
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 1);
-  CHECK(list_of(facts, "pci.gpus") == Strings{"0000:01:00.0 10de:2b85 GB202 Blackwell cc 12.0 driver=nvidia"});
-  CHECK(facts.get_string("pci.gpu.0.subsystem_vendor") == "10de");
-  CHECK(facts.get_string("pci.gpu.0.subsystem_device") == "2057");
-  CHECK(facts.get_string("pci.gpu.0.link_speed") == "2.5 GT/s PCIe");  // idle GPUs train down
-  CHECK(facts.get_string("pci.gpu.0.max_link_speed") == "32.0 GT/s PCIe");
-  CHECK(facts.get_int("pci.gpu.0.max_link_width") == 16);
-  CHECK(facts.get_int("pci.gpu.0.numa_node") == 0);
-  CHECK(facts.get_int("pci.gpu.0.iommu_group") == 14);
-  CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file") == "gsp_ga10x.bin");
-  CHECK(facts.get_string("pci.gpu.0.min_driver_version") == "570.86.16");
-  CHECK(facts.find("pci.gpu.1.bus_id") == nullptr);
-  CHECK(facts.get_bool("pci.any_blackwell") == true);
-  CHECK(facts.get_string("pci.min_driver_version") == "570.86.16");
-  CHECK(facts.get_int("pci.min_driver_branch") == 570);
-  CHECK(list_of(facts, "pci.drivers_bound") == Strings{"nvidia"});  // not snd_hda_intel
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 1);
+  CHECK(list_of(facts, "pci.gpus"_fact) == Strings{"0000:01:00.0 10de:2b85 GB202 Blackwell cc 12.0 driver=nvidia"});
+  CHECK(facts.get_string("pci.gpu.0.subsystem_vendor"_fact) == "10de");
+  CHECK(facts.get_string("pci.gpu.0.subsystem_device"_fact) == "2057");
+  CHECK(facts.get_string("pci.gpu.0.link_speed"_fact) == "2.5 GT/s PCIe");  // idle GPUs train down
+  CHECK(facts.get_string("pci.gpu.0.max_link_speed"_fact) == "32.0 GT/s PCIe");
+  CHECK(facts.get_int("pci.gpu.0.max_link_width"_fact) == 16);
+  CHECK(facts.get_int("pci.gpu.0.numa_node"_fact) == 0);
+  CHECK(facts.get_int("pci.gpu.0.iommu_group"_fact) == 14);
+  CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file"_fact) == "gsp_ga10x.bin");
+  CHECK(facts.get_string("pci.gpu.0.min_driver_version"_fact) == "570.86.16");
+  CHECK(facts.find("pci.gpu.1.bus_id"_fact) == nullptr);
+  CHECK(facts.get_bool("pci.any_blackwell"_fact) == true);
+  CHECK(facts.get_string("pci.min_driver_version"_fact) == "570.86.16");
+  CHECK(facts.get_int("pci.min_driver_branch"_fact) == 570);
+  CHECK(list_of(facts, "pci.drivers_bound"_fact) == Strings{"nvidia"});  // not snd_hda_intel
 }
 
 TEST_CASE("pci probe: no NVIDIA function is a real zero", "[probes][pci]") {
   TempTree tree;
   add_function(tree, k_host_bridge);
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 0);
-  CHECK(facts.get_int("pci.nvswitch_count") == 0);
-  CHECK(list_of(facts, "pci.gpus") == Strings{});
-  CHECK(list_of(facts, "pci.drivers_bound") == Strings{});
-  CHECK(facts.get_bool("pci.any_blackwell") == false);
-  CHECK(facts.get_bool("pci.any_pre_turing") == false);
-  CHECK(state_of(facts, "pci.min_driver_version") == FactState::absent);
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 0);
+  CHECK(facts.get_int("pci.nvswitch_count"_fact) == 0);
+  CHECK(list_of(facts, "pci.gpus"_fact) == Strings{});
+  CHECK(list_of(facts, "pci.drivers_bound"_fact) == Strings{});
+  CHECK(facts.get_bool("pci.any_blackwell"_fact) == false);
+  CHECK(facts.get_bool("pci.any_pre_turing"_fact) == false);
+  CHECK(state_of(facts, "pci.min_driver_version"_fact) == FactState::absent);
 }
 
 TEST_CASE("pci probe: drivers, NVSwitches, several GPUs in bus order", "[probes][pci]") {
@@ -221,24 +223,24 @@ TEST_CASE("pci probe: drivers, NVSwitches, several GPUs in bus order", "[probes]
   add_function(tree, nvidia_function("0000:03:00.0", "0x2342", "0x030200", "vfio-pci"));  // GH200 for a VM
   add_function(tree, nvidia_function("0000:04:00.0", "0x1b81", "0x030000", "nouveau"));  // GTX 1070
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 3);
-  CHECK(facts.get_int("pci.nvswitch_count") == 1);
-  CHECK(list_of(facts, "pci.nvswitches") == Strings{"0000:05:00.0 10de:22a3 driver=nvidia"});
-  CHECK(list_of(facts, "pci.gpus") == Strings{"0000:03:00.0 10de:2342 GH100 Hopper cc 9.0 driver=vfio-pci",
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 3);
+  CHECK(facts.get_int("pci.nvswitch_count"_fact) == 1);
+  CHECK(list_of(facts, "pci.nvswitches"_fact) == Strings{"0000:05:00.0 10de:22a3 driver=nvidia"});
+  CHECK(list_of(facts, "pci.gpus"_fact) == Strings{"0000:03:00.0 10de:2342 GH100 Hopper cc 9.0 driver=vfio-pci",
                                               "0000:04:00.0 10de:1b81 GP104 Pascal cc 6.1 driver=nouveau",
                                               "0000:0a:00.0 10de:1db1 GV100 Volta cc 7.0 driver=none"});
-  CHECK(list_of(facts, "pci.drivers_bound") == Strings{"vfio-pci", "nouveau", "none"});
-  CHECK(list_of(facts, "pci.architectures") == Strings{"Hopper", "Pascal", "Volta"});
-  CHECK(list_of(facts, "pci.gsp_firmware_files") == Strings{"gsp_ga10x.bin"});
-  CHECK(facts.get_bool("pci.any_pre_turing") == true);
-  CHECK(facts.get_bool("pci.any_grace_hopper") == true);
-  CHECK(facts.get_bool("pci.any_blackwell") == false);
+  CHECK(list_of(facts, "pci.drivers_bound"_fact) == Strings{"vfio-pci", "nouveau", "none"});
+  CHECK(list_of(facts, "pci.architectures"_fact) == Strings{"Hopper", "Pascal", "Volta"});
+  CHECK(list_of(facts, "pci.gsp_firmware_files"_fact) == Strings{"gsp_ga10x.bin"});
+  CHECK(facts.get_bool("pci.any_pre_turing"_fact) == true);
+  CHECK(facts.get_bool("pci.any_grace_hopper"_fact) == true);
+  CHECK(facts.get_bool("pci.any_blackwell"_fact) == false);
   // The GH200 is on vfio-pci for a VM: the host's own driver need not drive it.
-  CHECK(facts.get_bool("pci.host_any_pre_turing") == true);
-  CHECK(facts.get_bool("pci.host_any_grace_hopper") == false);
-  CHECK(facts.get_bool("pci.host_any_blackwell") == false);
-  CHECK(state_of(facts, "pci.gpu.1.gsp_firmware_file") == FactState::absent);
-  CHECK(facts.get_string("pci.gpu.2.driver") == "none");
+  CHECK(facts.get_bool("pci.host_any_pre_turing"_fact) == true);
+  CHECK(facts.get_bool("pci.host_any_grace_hopper"_fact) == false);
+  CHECK(facts.get_bool("pci.host_any_blackwell"_fact) == false);
+  CHECK(state_of(facts, "pci.gpu.1.gsp_firmware_file"_fact) == FactState::absent);
+  CHECK(facts.get_string("pci.gpu.2.driver"_fact) == "none");
 }
 
 TEST_CASE("pci probe: a GPU handed to a VM does not count for the host's driver", "[probes][pci]") {
@@ -247,11 +249,11 @@ TEST_CASE("pci probe: a GPU handed to a VM does not count for the host's driver"
   add_function(tree, nvidia_function("0000:5e:00.0", "0x2901", "0x030200", "nvidia"));    // B200
   add_function(tree, nvidia_function("0000:6e:00.0", "0x3182", "0x030200", "pci-stub"));  // B300 held back
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_bool("pci.any_pre_turing") == true);
-  CHECK(facts.get_bool("pci.host_any_pre_turing") == false);
-  CHECK(facts.get_bool("pci.any_blackwell") == true);
-  CHECK(facts.get_bool("pci.host_any_blackwell") == true);
-  CHECK(facts.get_string("pci.min_driver_version") == "580.82.07");  // B300, first README 580.82.07
+  CHECK(facts.get_bool("pci.any_pre_turing"_fact) == true);
+  CHECK(facts.get_bool("pci.host_any_pre_turing"_fact) == false);
+  CHECK(facts.get_bool("pci.any_blackwell"_fact) == true);
+  CHECK(facts.get_bool("pci.host_any_blackwell"_fact) == true);
+  CHECK(facts.get_string("pci.min_driver_version"_fact) == "580.82.07");  // B300, first README 580.82.07
 }
 
 TEST_CASE("pci probe: a display GPU nouveau holds beside nvidia's GPUs does not count", "[probes][pci]") {
@@ -259,14 +261,14 @@ TEST_CASE("pci probe: a display GPU nouveau holds beside nvidia's GPUs does not 
   add_function(tree, nvidia_function("0000:01:00.0", "0x2901", "0x030200", "nvidia"));   // B200
   add_function(tree, nvidia_function("0000:02:00.0", "0x128b", "0x030000", "nouveau"));  // Kepler display card
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_bool("pci.any_pre_turing") == true);
-  CHECK(facts.get_bool("pci.host_any_pre_turing") == false);
-  CHECK(facts.get_bool("pci.host_any_blackwell") == true);
+  CHECK(facts.get_bool("pci.any_pre_turing"_fact) == true);
+  CHECK(facts.get_bool("pci.host_any_pre_turing"_fact) == false);
+  CHECK(facts.get_bool("pci.host_any_blackwell"_fact) == true);
 
   TempTree alone;  // nouveau holds the only GPU: it is the one nvidia should drive
   add_function(alone, nvidia_function("0000:02:00.0", "0x1b81", "0x030000", "nouveau"));  // GTX 1070
   FactSet only = probe_tree(alone);
-  CHECK(only.get_bool("pci.host_any_pre_turing") == true);
+  CHECK(only.get_bool("pci.host_any_pre_turing"_fact) == true);
 }
 
 TEST_CASE("pci probe: an id the table lacks leaves the family questions open", "[probes][pci]") {
@@ -274,19 +276,19 @@ TEST_CASE("pci probe: an id the table lacks leaves the family questions open", "
   add_function(tree, nvidia_function("0000:01:00.0", "0x2a00", "0x030200", "nvidia"));
   add_function(tree, nvidia_function("0000:02:00.0", "0x2b85", "0x030000", "nvidia"));
   FactSet facts = probe_tree(tree);
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 2);
-  CHECK(facts.get_string("pci.gpu.0.architecture") == "unknown");
-  CHECK(state_of(facts, "pci.gpu.0.chip") == FactState::unknown);
-  CHECK(state_of(facts, "pci.gpu.0.compute_capability") == FactState::unknown);
-  CHECK(state_of(facts, "pci.gpu.0.gsp_firmware_file") == FactState::unknown);
-  CHECK_THAT(facts.find("pci.gpu.0.chip")->reason, Catch::Contains("10de:2a00"));
-  CHECK(facts.get_bool("pci.any_blackwell") == true);       // the 5090 decides it
-  CHECK(facts.get_bool("pci.any_pre_turing") == false);     // 0x2a00 >= 0x1e00
-  CHECK(state_of(facts, "pci.any_grace_hopper") == FactState::unknown);
-  CHECK(state_of(facts, "pci.host_any_grace_hopper") == FactState::unknown);
-  CHECK(facts.get_bool("pci.host_any_blackwell") == true);
-  CHECK(state_of(facts, "pci.gsp_firmware_files") == FactState::unknown);
-  CHECK(facts.get_string("pci.min_driver_version") == "570.86.16");  // a lower bound still holds
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 2);
+  CHECK(facts.get_string("pci.gpu.0.architecture"_fact) == "unknown");
+  CHECK(state_of(facts, "pci.gpu.0.chip"_fact) == FactState::unknown);
+  CHECK(state_of(facts, "pci.gpu.0.compute_capability"_fact) == FactState::unknown);
+  CHECK(state_of(facts, "pci.gpu.0.gsp_firmware_file"_fact) == FactState::unknown);
+  CHECK_THAT(facts.find("pci.gpu.0.chip"_fact)->reason, Catch::Contains("10de:2a00"));
+  CHECK(facts.get_bool("pci.any_blackwell"_fact) == true);       // the 5090 decides it
+  CHECK(facts.get_bool("pci.any_pre_turing"_fact) == false);     // 0x2a00 >= 0x1e00
+  CHECK(state_of(facts, "pci.any_grace_hopper"_fact) == FactState::unknown);
+  CHECK(state_of(facts, "pci.host_any_grace_hopper"_fact) == FactState::unknown);
+  CHECK(facts.get_bool("pci.host_any_blackwell"_fact) == true);
+  CHECK(state_of(facts, "pci.gsp_firmware_files"_fact) == FactState::unknown);
+  CHECK(facts.get_string("pci.min_driver_version"_fact) == "570.86.16");  // a lower bound still holds
 }
 
 TEST_CASE("pci probe: an unreadable /sys/bus/pci/devices is unknown, never zero", "[probes][pci]") {
@@ -294,24 +296,24 @@ TEST_CASE("pci probe: an unreadable /sys/bus/pci/devices is unknown, never zero"
   capture.identity = gd::Identity{1000, 1000, {}};
   capture.paths["/sys/bus/pci/devices"].list = std::unexpected(gd::IoError{EACCES});
   FactSet facts = probe_capture(capture);
-  for (const char* name : {"pci.nvidia_gpu_count", "pci.drivers_bound", "pci.any_blackwell", "pci.gpus"}) {
+  for (gd::FactName name : {"pci.nvidia_gpu_count"_fact, "pci.drivers_bound"_fact, "pci.any_blackwell"_fact, "pci.gpus"_fact}) {
     CAPTURE(name);
-    REQUIRE(facts.find(name));
+    REQUIRE(facts.find(gd::FactName::unchecked(name)));
     CHECK(state_of(facts, name) == FactState::unknown);
-    CHECK_THAT(facts.find(name)->reason, Catch::Contains("needs root") && Catch::Contains("EACCES"));
+    CHECK_THAT(facts.find(gd::FactName::unchecked(name))->reason, Catch::Contains("needs root") && Catch::Contains("EACCES"));
   }
 }
 
 TEST_CASE("pci probe: no /sys/bus/pci, or an empty one, is unknown", "[probes][pci]") {
   FactSet missing = probe_capture(gd::Capture{});
-  CHECK(state_of(missing, "pci.nvidia_gpu_count") == FactState::unknown);
-  CHECK_THAT(missing.find("pci.nvidia_gpu_count")->reason, Catch::Contains("does not exist"));
+  CHECK(state_of(missing, "pci.nvidia_gpu_count"_fact) == FactState::unknown);
+  CHECK_THAT(missing.find("pci.nvidia_gpu_count"_fact)->reason, Catch::Contains("does not exist"));
 
   TempTree tree;
   tree.dir("/sys/bus/pci/devices");
   FactSet empty = probe_tree(tree);
-  CHECK(state_of(empty, "pci.nvidia_gpu_count") == FactState::unknown);
-  CHECK_THAT(empty.find("pci.nvidia_gpu_count")->reason, Catch::Contains("lists no PCI function"));
+  CHECK(state_of(empty, "pci.nvidia_gpu_count"_fact) == FactState::unknown);
+  CHECK_THAT(empty.find("pci.nvidia_gpu_count"_fact)->reason, Catch::Contains("lists no PCI function"));
 }
 
 TEST_CASE("pci probe: a function whose vendor cannot be read makes the count unknown", "[probes][pci]") {
@@ -322,20 +324,20 @@ TEST_CASE("pci probe: a function whose vendor cannot be read makes the count unk
   capture.paths["/sys/bus/pci/devices/0000:00:06.0/class"].read = std::string("0x030200\n");
   capture.paths["/sys/bus/pci/devices/0000:00:06.0/device"].read = std::string("0x2335\n");
   FactSet facts = probe_capture(capture);
-  CHECK(state_of(facts, "pci.nvidia_gpu_count") == FactState::unknown);
-  CHECK_THAT(facts.find("pci.nvidia_gpu_count")->reason, Catch::Contains("0000:00:00.0/vendor") && Catch::Contains("EIO"));
-  CHECK(facts.get_string("pci.gpu.0.chip") == "GH100");  // what could be read stays
+  CHECK(state_of(facts, "pci.nvidia_gpu_count"_fact) == FactState::unknown);
+  CHECK_THAT(facts.find("pci.nvidia_gpu_count"_fact)->reason, Catch::Contains("0000:00:00.0/vendor") && Catch::Contains("EIO"));
+  CHECK(facts.get_string("pci.gpu.0.chip"_fact) == "GH100");  // what could be read stays
 }
 
 TEST_CASE("pci probe: the captured healthy H200 container", "[probes][pci]") {
   FactSet facts = probe_capture(gd::test::host_capture("h200-container-580.159.04"));
-  CHECK(facts.get_int("pci.nvidia_gpu_count") == 1);
-  CHECK(list_of(facts, "pci.gpus") == Strings{"0000:00:06.0 10de:2335 GH100 Hopper cc 9.0 driver=nvidia"});
-  CHECK(facts.get_string("pci.gpu.0.subsystem_device") == "18bf");
-  CHECK(facts.get_string("pci.gpu.0.link_speed") == "32.0 GT/s PCIe");
-  CHECK(facts.get_int("pci.gpu.0.link_width") == 16);
-  CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file") == "gsp_ga10x.bin");
-  CHECK(list_of(facts, "pci.drivers_bound") == Strings{"nvidia"});
+  CHECK(facts.get_int("pci.nvidia_gpu_count"_fact) == 1);
+  CHECK(list_of(facts, "pci.gpus"_fact) == Strings{"0000:00:06.0 10de:2335 GH100 Hopper cc 9.0 driver=nvidia"});
+  CHECK(facts.get_string("pci.gpu.0.subsystem_device"_fact) == "18bf");
+  CHECK(facts.get_string("pci.gpu.0.link_speed"_fact) == "32.0 GT/s PCIe");
+  CHECK(facts.get_int("pci.gpu.0.link_width"_fact) == 16);
+  CHECK(facts.get_string("pci.gpu.0.gsp_firmware_file"_fact) == "gsp_ga10x.bin");
+  CHECK(list_of(facts, "pci.drivers_bound"_fact) == Strings{"nvidia"});
 }
 
 }  // namespace GD_UNITY_ID

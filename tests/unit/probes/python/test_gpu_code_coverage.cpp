@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fact_key.hpp"
 #include "core/fact_set.hpp"
 #include "fact_access.hpp"
 #include "fatbin_bytes.hpp"
@@ -21,6 +22,7 @@
 #include "tiny_elf.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::ArchVariant;
 using gd::FatbinArchCount;
@@ -84,15 +86,15 @@ TEST_CASE("coverage: an architecture in one of three fat binaries is partial", "
   auto scan = scan_section(three_units());
   REQUIRE(scan.status == FatbinStatus::ok);
   gd::FactSet facts = facts_of(scan, "ext.0.");
-  CHECK(list_of(facts, "ext.0.sass_covering") == Names{"sm_80", "sm_90"});
-  CHECK(list_of(facts, "ext.0.sass_partial") == Names{"sm_90a"});
-  CHECK(list_of(facts, "ext.0.ptx_covering").empty());
-  CHECK(list_of(facts, "ext.0.ptx_partial") == Names{"compute_90"});
-  CHECK(list_of(facts, "ext.0.fatbin_arch_counts") == Names{"sm_80 3/3", "sm_90 3/3", "sm_90a 1/3", "compute_90 1/3"});
-  CHECK(facts.get_int("ext.0.fatbins_with_code") == 3);
+  CHECK(list_of(facts, "ext.0.sass_covering"_fact) == Names{"sm_80", "sm_90"});
+  CHECK(list_of(facts, "ext.0.sass_partial"_fact) == Names{"sm_90a"});
+  CHECK(list_of(facts, "ext.0.ptx_covering"_fact).empty());
+  CHECK(list_of(facts, "ext.0.ptx_partial"_fact) == Names{"compute_90"});
+  CHECK(list_of(facts, "ext.0.fatbin_arch_counts"_fact) == Names{"sm_80 3/3", "sm_90 3/3", "sm_90a 1/3", "compute_90 1/3"});
+  CHECK(facts.get_int("ext.0.fatbins_with_code"_fact) == 3);
   CHECK(gd::gpu_code_coverage_fact_names("ext.0.") ==
-        Names{"ext.0.sass_covering", "ext.0.sass_partial", "ext.0.ptx_covering", "ext.0.ptx_partial",
-              "ext.0.fatbin_arch_counts", "ext.0.fatbins_with_code"});
+        Names{"ext.0.sass_covering"_fact, "ext.0.sass_partial"_fact, "ext.0.ptx_covering"_fact, "ext.0.ptx_partial"_fact,
+              "ext.0.fatbin_arch_counts"_fact, "ext.0.fatbins_with_code"_fact});
 }
 
 TEST_CASE("coverage: half of the fat binaries with code is enough, fewer is not", "[probes][fatbin][coverage]") {
@@ -116,17 +118,17 @@ TEST_CASE("coverage: without a shared architecture list every architecture cover
   auto coverage = gd::gpu_code_coverage(scan);
   CHECK_FALSE(coverage.common_list);
   gd::FactSet facts = facts_of(scan, "ext.0.");
-  CHECK(list_of(facts, "ext.0.sass_covering") == Names{"sm_75", "sm_80", "sm_90", "sm_120"});
-  CHECK(list_of(facts, "ext.0.sass_partial").empty());
-  CHECK(list_of(facts, "ext.0.ptx_covering") == Names{"compute_120"});
+  CHECK(list_of(facts, "ext.0.sass_covering"_fact) == Names{"sm_75", "sm_80", "sm_90", "sm_120"});
+  CHECK(list_of(facts, "ext.0.sass_partial"_fact).empty());
+  CHECK(list_of(facts, "ext.0.ptx_covering"_fact) == Names{"compute_120"});
 
   // No code at all (LTO IR only): nothing covers, and nothing is counted.
   auto none = scan_section(container_bytes({lto(80)}));
   REQUIRE(none.status == FatbinStatus::ok);
   gd::FactSet empty = facts_of(none, "torch.");
-  CHECK(list_of(empty, "torch.sass_covering").empty());
-  CHECK(list_of(empty, "torch.fatbin_arch_counts").empty());
-  CHECK(empty.get_int("torch.fatbins_with_code") == 0);
+  CHECK(list_of(empty, "torch.sass_covering"_fact).empty());
+  CHECK(list_of(empty, "torch.fatbin_arch_counts"_fact).empty());
+  CHECK(empty.get_int("torch.fatbins_with_code"_fact) == 0);
 }
 
 TEST_CASE("coverage: the real torch 2.11.0+cu130 of the H200 capture", "[probes][fatbin][coverage]") {
@@ -141,11 +143,11 @@ TEST_CASE("coverage: the real torch 2.11.0+cu130 of the H200 capture", "[probes]
   REQUIRE(scan.status == FatbinStatus::ok);
   CHECK(scan.containers_with_code == 444);
   gd::FactSet facts = facts_of(scan, "torch.");
-  CHECK(list_of(facts, "torch.sass_covering") == Names{"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"});
-  CHECK(list_of(facts, "torch.sass_partial") == Names{"sm_89", "sm_90a", "sm_100a", "sm_103a", "sm_120a", "sm_121a"});
-  CHECK(list_of(facts, "torch.ptx_covering").empty());
-  CHECK(list_of(facts, "torch.ptx_partial").empty());
-  CHECK(list_of(facts, "torch.fatbin_arch_counts") ==
+  CHECK(list_of(facts, "torch.sass_covering"_fact) == Names{"sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"});
+  CHECK(list_of(facts, "torch.sass_partial"_fact) == Names{"sm_89", "sm_90a", "sm_100a", "sm_103a", "sm_120a", "sm_121a"});
+  CHECK(list_of(facts, "torch.ptx_covering"_fact).empty());
+  CHECK(list_of(facts, "torch.ptx_partial"_fact).empty());
+  CHECK(list_of(facts, "torch.fatbin_arch_counts"_fact) ==
         Names{"sm_75 444/444", "sm_80 444/444", "sm_86 444/444", "sm_89 1/444", "sm_90 444/444", "sm_90a 4/444",
               "sm_100 444/444", "sm_100a 59/444", "sm_103a 59/444", "sm_120 444/444", "sm_120a 1/444",
               "sm_121a 1/444"});
@@ -186,10 +188,10 @@ TEST_CASE("coverage: a library nvcc builds from three files, one with an extra a
     CHECK(scan.sections == Names{".nv_fatbin"});
     CHECK(scan.containers_with_code == 3);
     gd::FactSet facts = facts_of(scan, "ext.0.");
-    CHECK(list_of(facts, "ext.0.fatbin_arch_counts") == Names{"sm_80 3/3", "sm_90 3/3", "sm_90a 1/3", "compute_90a 1/3"});
-    CHECK(list_of(facts, "ext.0.sass_covering") == Names{"sm_80", "sm_90"});
-    CHECK(list_of(facts, "ext.0.sass_partial") == Names{"sm_90a"});
-    CHECK(list_of(facts, "ext.0.ptx_partial") == Names{"compute_90a"});
+    CHECK(list_of(facts, "ext.0.fatbin_arch_counts"_fact) == Names{"sm_80 3/3", "sm_90 3/3", "sm_90a 1/3", "compute_90a 1/3"});
+    CHECK(list_of(facts, "ext.0.sass_covering"_fact) == Names{"sm_80", "sm_90"});
+    CHECK(list_of(facts, "ext.0.sass_partial"_fact) == Names{"sm_90a"});
+    CHECK(list_of(facts, "ext.0.ptx_partial"_fact) == Names{"compute_90a"});
   }
 
   SECTION("linked by nvcc -shared, which adds a device-link fat binary for its default architecture") {
@@ -202,10 +204,10 @@ TEST_CASE("coverage: a library nvcc builds from three files, one with an extra a
     REQUIRE(scan.status == FatbinStatus::ok);
     CHECK(scan.containers_with_code == 4);
     gd::FactSet facts = facts_of(scan, "ext.0.");
-    CHECK(list_of(facts, "ext.0.fatbin_arch_counts") ==
+    CHECK(list_of(facts, "ext.0.fatbin_arch_counts"_fact) ==
           Names{"sm_75 1/4", "sm_80 3/4", "sm_90 3/4", "sm_90a 1/4", "compute_90a 1/4"});
-    CHECK(list_of(facts, "ext.0.sass_covering") == Names{"sm_80", "sm_90"});
-    CHECK(list_of(facts, "ext.0.sass_partial") == Names{"sm_75", "sm_90a"});
+    CHECK(list_of(facts, "ext.0.sass_covering"_fact) == Names{"sm_80", "sm_90"});
+    CHECK(list_of(facts, "ext.0.sass_partial"_fact) == Names{"sm_75", "sm_90a"});
   }
 }
 

@@ -6,6 +6,7 @@
 
 
 #include "fact_access.hpp"
+#include "core/fact_key.hpp"
 #include "probes/python/python_envs.hpp"
 #include "probes/python/python_stack.hpp"
 #include "scripted_env_host.hpp"
@@ -14,6 +15,7 @@
 #include "temp_tree.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::FactSet;
 using gd::FactState;
@@ -107,29 +109,29 @@ TEST_CASE("the H200's uv venv: torch 2.11.0+cu130 with its pins met", "[python]"
   ScriptedEnvHost host(real, k_h200_env, "/work");
   FactSet facts = run_probe(host);
 
-  CHECK(facts.get_string("py.default.prefix") == "/opt/torch/.venv");
-  CHECK(facts.get_string("py.default.kind") == "venv");
-  CHECK(facts.get_string("py.default.via") == "PATH");
-  CHECK(facts.get_string("py.default.version") == "3.12");
-  CHECK(list_of(facts, "py.default.site_dirs") == Names{k_site});
-  CHECK(facts.get_bool("torch.installed") == true);
-  CHECK(facts.get_string("torch.version") == "2.11.0+cu130");
-  CHECK(facts.get_string("torch.release") == "2.11.0");
-  CHECK(facts.get_string("torch.cuda") == "13.0");
-  CHECK(facts.get_bool("torch.cpu_only") == false);
-  CHECK(facts.get_string("torch.git_version") == "70d99e998b4955e0049d13a98d77ae1b14db1f45");
-  CHECK(facts.get_int("torch.copy_count") == 1);
+  CHECK(facts.get_string("py.default.prefix"_fact) == "/opt/torch/.venv");
+  CHECK(facts.get_string("py.default.kind"_fact) == "venv");
+  CHECK(facts.get_string("py.default.via"_fact) == "PATH");
+  CHECK(facts.get_string("py.default.version"_fact) == "3.12");
+  CHECK(list_of(facts, "py.default.site_dirs"_fact) == Names{k_site});
+  CHECK(facts.get_bool("torch.installed"_fact) == true);
+  CHECK(facts.get_string("torch.version"_fact) == "2.11.0+cu130");
+  CHECK(facts.get_string("torch.release"_fact) == "2.11.0");
+  CHECK(facts.get_string("torch.cuda"_fact) == "13.0");
+  CHECK(facts.get_bool("torch.cpu_only"_fact) == false);
+  CHECK(facts.get_string("torch.git_version"_fact) == "70d99e998b4955e0049d13a98d77ae1b14db1f45");
+  CHECK(facts.get_int("torch.copy_count"_fact) == 1);
   // Its METADATA pins cuda-toolkit[...]==13.0.2, whose extras pin the CUDA 13 wheels: all met.
-  CHECK(list_of(facts, "torch.requires_unmet").empty());
-  CHECK(facts.get_string("torch.triton_pin") == "triton==3.6.0");
-  CHECK(state_of(facts, "torch.triton_unmet") == FactState::absent);
-  CHECK(list_of(facts, "wheels.cuda_families") == Names{"cu13"});
-  CHECK(facts.get_int("wheels.cuda_family_count") == 1);
-  CHECK(state_of(facts, "wheels.other_family") == FactState::absent);
-  CHECK(list_of(facts, "wheels.extensions_for_other_torch").empty());  // torchvision pins torch==2.11.0
+  CHECK(list_of(facts, "torch.requires_unmet"_fact).empty());
+  CHECK(facts.get_string("torch.triton_pin"_fact) == "triton==3.6.0");
+  CHECK(state_of(facts, "torch.triton_unmet"_fact) == FactState::absent);
+  CHECK(list_of(facts, "wheels.cuda_families"_fact) == Names{"cu13"});
+  CHECK(facts.get_int("wheels.cuda_family_count"_fact) == 1);
+  CHECK(state_of(facts, "wheels.other_family"_fact) == FactState::absent);
+  CHECK(list_of(facts, "wheels.extensions_for_other_torch"_fact).empty());  // torchvision pins torch==2.11.0
   // No libtorch_cuda.so in this tree: the GPU code is not known to be missing, it is not there.
-  CHECK(state_of(facts, "torch.cuda_library") == FactState::absent);
-  CHECK(state_of(facts, "wheels.jax_cuda_major") == FactState::absent);
+  CHECK(state_of(facts, "torch.cuda_library"_fact) == FactState::absent);
+  CHECK(state_of(facts, "wheels.jax_cuda_major"_fact) == FactState::absent);
 }
 
 TEST_CASE("torch's pins: a downgraded CUDA wheel, a wrong triton, a missing one", "[python]") {
@@ -145,11 +147,11 @@ TEST_CASE("torch's pins: a downgraded CUDA wheel, a wrong triton, a missing one"
   ScriptedEnvHost host(real, k_h200_env);
   FactSet facts = run_probe(host);
 
-  Names unmet = list_of(facts, "torch.requires_unmet");
+  Names unmet = list_of(facts, "torch.requires_unmet"_fact);
   CHECK(std::find(unmet.begin(), unmet.end(), "nvidia-cublas==13.1.0.3.* (installed 13.0.0.19)") != unmet.end());
   CHECK(std::find(unmet.begin(), unmet.end(), "nvidia-nccl-cu13==2.28.9 (not installed)") != unmet.end());
   CHECK(unmet.size() == 2);
-  CHECK(facts.get_string("torch.triton_unmet") == "triton 3.2.0 installed, torch 2.11.0+cu130 requires triton==3.6.0");
+  CHECK(facts.get_string("torch.triton_unmet"_fact) == "triton 3.2.0 installed, torch 2.11.0+cu130 requires triton==3.6.0");
 }
 
 TEST_CASE("cu12 and cu13 wheels mixed; an extension pinned to another torch", "[python]") {
@@ -166,11 +168,11 @@ TEST_CASE("cu12 and cu13 wheels mixed; an extension pinned to another torch", "[
   ScriptedEnvHost host(real, k_h200_env);
   FactSet facts = run_probe(host);
 
-  CHECK(list_of(facts, "wheels.cuda_families") == Names{"cu12", "cu13"});
-  CHECK(facts.get_int("wheels.cuda_family_count") == 2);
+  CHECK(list_of(facts, "wheels.cuda_families"_fact) == Names{"cu12", "cu13"});
+  CHECK(facts.get_int("wheels.cuda_family_count"_fact) == 2);
   // torch 2.11.0+cu130 uses the cu13 family: the cu12 wheel is the one to remove.
-  CHECK(facts.get_string("wheels.other_family") == "nvidia-cublas-cu12");
-  CHECK(list_of(facts, "wheels.extensions_for_other_torch") ==
+  CHECK(facts.get_string("wheels.other_family"_fact) == "nvidia-cublas-cu12");
+  CHECK(list_of(facts, "wheels.extensions_for_other_torch"_fact) ==
         Names{"vllm 0.10.0 requires torch==2.7.1", "flash-attn 2.7.4.post1 was built for torch 2.6 (its wheel's name says so)"});
 }
 
@@ -193,19 +195,19 @@ TEST_CASE("conda with a user-site torch: the user site comes first and hides the
   ScriptedEnvHost host(real, {{"PATH", "/opt/conda/bin:/usr/bin"}, {"CONDA_PREFIX", "/opt/conda"}});
   FactSet facts = run_probe(host);
 
-  CHECK(facts.get_string("py.default.kind") == "conda");
-  CHECK(list_of(facts, "py.default.site_dirs") == Names{user_site, conda_site});
-  CHECK(facts.get_int("torch.copy_count") == 2);
-  CHECK(facts.get_string("torch.path") == user_site + "/torch");
-  CHECK(facts.get_string("torch.version") == "2.6.0+cu124");
-  CHECK(list_of(facts, "py.shadowed") ==
+  CHECK(facts.get_string("py.default.kind"_fact) == "conda");
+  CHECK(list_of(facts, "py.default.site_dirs"_fact) == Names{user_site, conda_site});
+  CHECK(facts.get_int("torch.copy_count"_fact) == 2);
+  CHECK(facts.get_string("torch.path"_fact) == user_site + "/torch");
+  CHECK(facts.get_string("torch.version"_fact) == "2.6.0+cu124");
+  CHECK(list_of(facts, "py.shadowed"_fact) ==
         Names{"torch 2.11.0 in " + conda_site + " is hidden by 2.6.0 in " + user_site});
 
   SECTION("PYTHONNOUSERSITE turns the user site off") {
     ScriptedEnvHost isolated(real, {{"PATH", "/opt/conda/bin:/usr/bin"}, {"PYTHONNOUSERSITE", "1"}});
     FactSet without = run_probe(isolated);
-    CHECK(list_of(without, "py.default.site_dirs") == Names{conda_site});
-    CHECK(without.get_int("torch.copy_count") == 1);
+    CHECK(list_of(without, "py.default.site_dirs"_fact) == Names{conda_site});
+    CHECK(without.get_int("torch.copy_count"_fact) == 1);
   }
   SECTION("a torch/ folder left with only __pycache__ (an interrupted uninstall) is no installation") {
     // Without __init__.py it is at most a namespace portion, which a regular package anywhere on
@@ -214,8 +216,8 @@ TEST_CASE("conda with a user-site torch: the user site comes first and hides the
     std::filesystem::remove_all(tree.at(user_site + "/torch-2.6.0.dist-info"));
     tree.file(user_site + "/torch/__pycache__/version.cpython-312.pyc", "");
     FactSet left = run_probe(host);
-    CHECK(left.get_int("torch.copy_count") == 1);
-    CHECK(left.get_string("torch.path") == conda_site + "/torch");
+    CHECK(left.get_int("torch.copy_count"_fact) == 1);
+    CHECK(left.get_string("torch.path"_fact) == conda_site + "/torch");
   }
 }
 
@@ -226,7 +228,7 @@ TEST_CASE("a venv without system site packages never sees the user site", "[pyth
   gd::RealHost real(tree.root(), {});
   ScriptedEnvHost host(real, k_h200_env);
   FactSet facts = run_probe(host);
-  CHECK(facts.get_int("torch.copy_count") == 1);
+  CHECK(facts.get_int("torch.copy_count"_fact) == 1);
 }
 
 TEST_CASE("pyenv's shim leads to the selected version's interpreter", "[python]") {
@@ -241,15 +243,15 @@ TEST_CASE("pyenv's shim leads to the selected version's interpreter", "[python]"
   gd::RealHost real(tree.root(), {});
   ScriptedEnvHost host(real, {{"PATH", "/root/.pyenv/shims:/usr/bin"}}, "/work");
   FactSet facts = run_probe(host);
-  CHECK(facts.get_string("py.default.prefix") == "/root/.pyenv/versions/3.11.7");
-  CHECK(facts.get_string("py.default.version") == "3.11");
+  CHECK(facts.get_string("py.default.prefix"_fact) == "/root/.pyenv/versions/3.11.7");
+  CHECK(facts.get_string("py.default.version"_fact) == "3.11");
 
   SECTION("a .python-version in the working folder wins over the global version") {
     tree.file("/root/.pyenv/versions/3.12.1/bin/python3.12", "");
     tree.link("/root/.pyenv/versions/3.12.1/bin/python3", "python3.12");
     tree.file("/work/.python-version", "3.12.1\n");
     FactSet local = run_probe(host);
-    CHECK(local.get_string("py.default.prefix") == "/root/.pyenv/versions/3.12.1");
+    CHECK(local.get_string("py.default.prefix"_fact) == "/root/.pyenv/versions/3.12.1");
   }
 }
 
@@ -267,14 +269,14 @@ TEST_CASE("a CPU wheel, a .venv in the working folder, --python", "[python]") {
   // No python on PATH: uv's .venv in the working folder is the environment.
   ScriptedEnvHost host(real, {{"PATH", "/nowhere"}}, "/work");
   FactSet facts = run_probe(host);
-  CHECK(facts.get_string("py.default.via") == "./.venv");
-  CHECK(facts.get_string("torch.version") == "2.6.0+cpu");
-  CHECK(facts.get_bool("torch.cpu_only") == true);
-  CHECK(state_of(facts, "torch.cuda") == FactState::absent);
-  CHECK(state_of(facts, "torch.sass") == FactState::absent);
+  CHECK(facts.get_string("py.default.via"_fact) == "./.venv");
+  CHECK(facts.get_string("torch.version"_fact) == "2.6.0+cpu");
+  CHECK(facts.get_bool("torch.cpu_only"_fact) == true);
+  CHECK(state_of(facts, "torch.cuda"_fact) == FactState::absent);
+  CHECK(state_of(facts, "torch.sass"_fact) == FactState::absent);
 
   FactSet chosen = run_probe(host, "/work/.venv");
-  CHECK(chosen.get_string("py.default.via") == "--python");
+  CHECK(chosen.get_string("py.default.via"_fact) == "--python");
 }
 
 TEST_CASE("no Python anywhere: every Python fact is absent, torch is not installed", "[python]") {
@@ -283,9 +285,9 @@ TEST_CASE("no Python anywhere: every Python fact is absent, torch is not install
   gd::RealHost real(tree.root(), {});
   ScriptedEnvHost host(real, {{"PATH", "/usr/bin"}});
   FactSet facts = run_probe(host);
-  CHECK(state_of(facts, "py.default.prefix") == FactState::absent);
-  CHECK(facts.get_bool("torch.installed") == false);
-  CHECK(state_of(facts, "torch.cuda") == FactState::absent);
+  CHECK(state_of(facts, "py.default.prefix"_fact) == FactState::absent);
+  CHECK(facts.get_bool("torch.installed"_fact) == false);
+  CHECK(state_of(facts, "torch.cuda"_fact) == FactState::absent);
 }
 
 TEST_CASE("LD_LIBRARY_PATH with a system CUDA's nvJitLink ahead of the wheel's", "[python]") {
@@ -302,18 +304,18 @@ TEST_CASE("LD_LIBRARY_PATH with a system CUDA's nvJitLink ahead of the wheel's",
   env["LD_LIBRARY_PATH"] = "/usr/local/nvidia/lib64:/usr/local/cuda-12.1/lib64";
   ScriptedEnvHost host(real, env);
   FactSet facts = run_probe(host);
-  CHECK(list_of(facts, "ml.ld_library_path_shadows_wheels") ==
+  CHECK(list_of(facts, "ml.ld_library_path_shadows_wheels"_fact) ==
         Names{"libnvJitLink.so.12 in /usr/local/cuda-12.1/lib64 (12.1.105) ahead of nvidia-nvjitlink-cu12 12.8.93"});
 
   SECTION("the same version is no shadow") {
     std::filesystem::remove_all(tree.at(site + "/nvidia_nvjitlink_cu12-12.8.93.dist-info"));
     tree.file(site + "/nvidia_nvjitlink_cu12-12.1.105.dist-info/METADATA", metadata("nvidia-nvjitlink-cu12", "12.1.105"));
-    CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels").empty());
+    CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels"_fact).empty());
   }
   SECTION("a newer library of the same major is no shadow: it keeps the older one's symbols") {
     std::filesystem::remove_all(tree.at(site + "/nvidia_nvjitlink_cu12-12.8.93.dist-info"));
     tree.file(site + "/nvidia_nvjitlink_cu12-12.0.140.dist-info/METADATA", metadata("nvidia-nvjitlink-cu12", "12.0.140"));
-    CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels").empty());
+    CHECK(list_of(run_probe(host), "ml.ld_library_path_shadows_wheels"_fact).empty());
   }
 }
 

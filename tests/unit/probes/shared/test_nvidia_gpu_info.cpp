@@ -2,10 +2,12 @@
 #include <cerrno>
 
 #include "host_captures.hpp"
+#include "core/fact_key.hpp"
 #include "probes/shared/nvidia_gpu_info.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::Capture;
 using gd::FactSet;
@@ -83,43 +85,43 @@ TEST_CASE("params: the real H200", "[probes][nvidia_gpu_info]") {
 
 TEST_CASE("gpu info probe: the captured H200", "[probes][nvidia_gpu_info]") {
   FactSet facts = run(gd::test::host_capture("h200-container-580.159.04"));
-  CHECK(facts.get_int("kmod.nvidia.params.enable_gpu_firmware") == 18);
-  CHECK(facts.get_int("kmod.nvidia.gpu_count") == 1);
-  auto list = [&](const char* name) { return std::get<std::vector<std::string>>(facts.find(name)->value); };
-  CHECK(list("kmod.nvidia.gpus") == std::vector<std::string>{"0000:00:06.0 NVIDIA H200"});
-  CHECK(list("kmod.nvidia.gpu_firmware_versions") == std::vector<std::string>{"580.159.04"});
-  CHECK(list("kmod.nvidia.device_minors") == std::vector<std::string>{"0"});
-  CHECK(list("kmod.nvidia.excluded_gpus").empty());
-  CHECK(list("kmod.nvidia.gpu_firmware_missing").empty());
+  CHECK(facts.get_int("kmod.nvidia.params.enable_gpu_firmware"_fact) == 18);
+  CHECK(facts.get_int("kmod.nvidia.gpu_count"_fact) == 1);
+  auto list = [&](gd::FactName name) { return std::get<std::vector<std::string>>(facts.find(gd::FactName::unchecked(name))->value); };
+  CHECK(list("kmod.nvidia.gpus"_fact) == std::vector<std::string>{"0000:00:06.0 NVIDIA H200"});
+  CHECK(list("kmod.nvidia.gpu_firmware_versions"_fact) == std::vector<std::string>{"580.159.04"});
+  CHECK(list("kmod.nvidia.device_minors"_fact) == std::vector<std::string>{"0"});
+  CHECK(list("kmod.nvidia.excluded_gpus"_fact).empty());
+  CHECK(list("kmod.nvidia.gpu_firmware_missing"_fact).empty());
 }
 
 TEST_CASE("gpu info probe: two GPUs, one excluded without firmware", "[probes][nvidia_gpu_info]") {
   Capture capture = gd::test::host_capture("h200-container-580.159.04");
   capture.paths["/proc/driver/nvidia/gpus/0000:3b:00.0/information"].read = std::string(k_excluded_no_gsp);
   FactSet facts = run(std::move(capture));
-  auto list = [&](const char* name) { return std::get<std::vector<std::string>>(facts.find(name)->value); };
-  CHECK(facts.get_int("kmod.nvidia.gpu_count") == 2);
-  CHECK(list("kmod.nvidia.excluded_gpus") == std::vector<std::string>{"0000:3b:00.0"});
-  CHECK(list("kmod.nvidia.gpu_firmware_missing") == std::vector<std::string>{"0000:3b:00.0"});
-  CHECK(list("kmod.nvidia.device_minors") == std::vector<std::string>{"0", "1"});
+  auto list = [&](gd::FactName name) { return std::get<std::vector<std::string>>(facts.find(gd::FactName::unchecked(name))->value); };
+  CHECK(facts.get_int("kmod.nvidia.gpu_count"_fact) == 2);
+  CHECK(list("kmod.nvidia.excluded_gpus"_fact) == std::vector<std::string>{"0000:3b:00.0"});
+  CHECK(list("kmod.nvidia.gpu_firmware_missing"_fact) == std::vector<std::string>{"0000:3b:00.0"});
+  CHECK(list("kmod.nvidia.device_minors"_fact) == std::vector<std::string>{"0", "1"});
 }
 
 TEST_CASE("gpu info probe: module not loaded, or files unreadable", "[probes][nvidia_gpu_info]") {
   FactSet none = run(Capture{});
-  CHECK(none.find("kmod.nvidia.gpu_count")->state == FactState::absent);
-  CHECK(none.find("kmod.nvidia.params.enable_gpu_firmware")->state == FactState::absent);
+  CHECK(none.find("kmod.nvidia.gpu_count"_fact)->state == FactState::absent);
+  CHECK(none.find("kmod.nvidia.params.enable_gpu_firmware"_fact)->state == FactState::absent);
 
   Capture capture = gd::test::host_capture("h200-container-580.159.04");
   capture.identity = gd::Identity{1000, 1000, {}};
   capture.paths[k_h200_info].read = std::unexpected(gd::IoError{EACCES});
   capture.paths["/proc/driver/nvidia/params"].read = std::unexpected(gd::IoError{EACCES});
   FactSet denied = run(std::move(capture));
-  CHECK(denied.get_int("kmod.nvidia.gpu_count") == 1);
-  const gd::Fact* firmware = denied.find("kmod.nvidia.gpu_firmware_versions");
+  CHECK(denied.get_int("kmod.nvidia.gpu_count"_fact) == 1);
+  const gd::Fact* firmware = denied.find("kmod.nvidia.gpu_firmware_versions"_fact);
   REQUIRE(firmware);
   CHECK(firmware->state == FactState::unknown);
   CHECK_THAT(firmware->reason, Catch::Contains("needs root"));
-  CHECK(denied.find("kmod.nvidia.params.enable_gpu_firmware")->state == FactState::unknown);
+  CHECK(denied.find("kmod.nvidia.params.enable_gpu_firmware"_fact)->state == FactState::unknown);
 }
 
 }  // namespace GD_UNITY_ID

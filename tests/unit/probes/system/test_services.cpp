@@ -7,10 +7,12 @@
 
 #include "host_captures.hpp"
 #include "ldconfig_tree.hpp"
+#include "core/fact_key.hpp"
 #include "sys/real_host.hpp"
 #include "sys/replay_host.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::FactSet;
 using gd::FactState;
@@ -31,15 +33,15 @@ constexpr std::string_view k_wsl1_version =
 
 FactSet run_on(const TempTree& tree, FactSet facts = {}) {
   gd::RealHost host(tree.root(), {});
-  if (!facts.find("host.arch")) {
-    facts.set("host.arch", std::string("x86_64"), "uname");
+  if (!facts.find("host.arch"_fact)) {
+    facts.set("host.arch"_fact, std::string("x86_64"), "uname");
   }
   gd::probe_services(host, gd::ProbeOptions{}, facts);
   return facts;
 }
 
 FactState state_of(const FactSet& facts, std::string_view name) {
-  const gd::Fact* fact = facts.find(name);
+  const gd::Fact* fact = facts.find(gd::FactName::unchecked(name));
   REQUIRE(fact);
   return fact->state;
 }
@@ -58,17 +60,17 @@ TEST_CASE("services: a glibc host with both NVIDIA daemons running", "[probes][s
   tree.file("/proc/self/comm", "gpudoctor\n");        // not a process number: skipped
   tree.file("/proc/cpuinfo", "processor : 0\n");
   FactSet facts = run_on(tree);
-  CHECK(facts.get_string("system.os_id") == "ubuntu");
-  CHECK(facts.get_string("system.os_version") == "24.04");
-  CHECK(facts.get_string("system.os_like") == "debian");
-  CHECK(facts.get_string("system.os_pretty_name") == "Ubuntu 24.04.3 LTS");
-  CHECK(facts.get_bool("system.is_nixos") == false);
-  CHECK(facts.get_bool("system.is_wsl2") == false);
-  CHECK(facts.get_string("system.libc") == "glibc");
-  CHECK(facts.get_string("system.glibc_version") == "2.39");
-  CHECK(facts.find("system.glibc_version")->source == "/usr/bin/ldd");
-  CHECK(facts.get_bool("service.persistenced.running") == true);
-  CHECK(facts.get_bool("service.fabricmanager.running") == true);
+  CHECK(facts.get_string("system.os_id"_fact) == "ubuntu");
+  CHECK(facts.get_string("system.os_version"_fact) == "24.04");
+  CHECK(facts.get_string("system.os_like"_fact) == "debian");
+  CHECK(facts.get_string("system.os_pretty_name"_fact) == "Ubuntu 24.04.3 LTS");
+  CHECK(facts.get_bool("system.is_nixos"_fact) == false);
+  CHECK(facts.get_bool("system.is_wsl2"_fact) == false);
+  CHECK(facts.get_string("system.libc"_fact) == "glibc");
+  CHECK(facts.get_string("system.glibc_version"_fact) == "2.39");
+  CHECK(facts.find("system.glibc_version"_fact)->source == "/usr/bin/ldd");
+  CHECK(facts.get_bool("service.persistenced.running"_fact) == true);
+  CHECK(facts.get_bool("service.fabricmanager.running"_fact) == true);
 }
 
 TEST_CASE("services: daemons not running, or not visible from a container", "[probes][services]") {
@@ -77,23 +79,23 @@ TEST_CASE("services: daemons not running, or not visible from a container", "[pr
   tree.file("/proc/2/comm", "kthreadd\n");
   tree.file("/proc/3/comm", "nvidia-persistenced-but-longer\n");  // not what the kernel writes: no match
   FactSet facts = run_on(tree);
-  CHECK(facts.get_bool("service.persistenced.running") == false);
-  CHECK(facts.get_bool("service.fabricmanager.running") == false);
+  CHECK(facts.get_bool("service.persistenced.running"_fact) == false);
+  CHECK(facts.get_bool("service.fabricmanager.running"_fact) == false);
 
   FactSet in_container;
-  in_container.set("host.arch", std::string("x86_64"), "uname");
+  in_container.set("host.arch"_fact, std::string("x86_64"), "uname");
   facts = run_on(tree, std::move(in_container));
   // container.in_container comes from the containers probe; without it the answer stands.
-  CHECK(facts.get_bool("service.fabricmanager.running") == false);
+  CHECK(facts.get_bool("service.fabricmanager.running"_fact) == false);
 
   TempTree empty_proc;
   empty_proc.dir("/proc/driver");
   facts = run_on(empty_proc);
-  CHECK(state_of(facts, "service.fabricmanager.running") == FactState::unknown);
-  CHECK_THAT(facts.find("service.fabricmanager.running")->reason, Catch::Contains("no processes"));
+  CHECK(state_of(facts, "service.fabricmanager.running"_fact) == FactState::unknown);
+  CHECK_THAT(facts.find("service.fabricmanager.running"_fact)->reason, Catch::Contains("no processes"));
   TempTree no_proc;
   facts = run_on(no_proc);
-  CHECK(state_of(facts, "service.persistenced.running") == FactState::unknown);
+  CHECK(state_of(facts, "service.persistenced.running"_fact) == FactState::unknown);
 }
 
 TEST_CASE("services: NixOS, Alpine, WSL", "[probes][services]") {
@@ -102,38 +104,38 @@ TEST_CASE("services: NixOS, Alpine, WSL", "[probes][services]") {
   nixos.file("/etc/NIXOS", "");
   nixos.file("/run/current-system/sw/bin/ldd", "echo 'ldd (GNU libc) 2.40'\n");
   FactSet facts = run_on(nixos);
-  CHECK(facts.get_bool("system.is_nixos") == true);
-  CHECK(facts.get_string("system.os_id") == "nixos");
-  CHECK(facts.get_string("system.libc") == "glibc");  // no /lib64 loader on NixOS, but its ldd says so
-  CHECK(facts.get_string("system.glibc_version") == "2.40");
+  CHECK(facts.get_bool("system.is_nixos"_fact) == true);
+  CHECK(facts.get_string("system.os_id"_fact) == "nixos");
+  CHECK(facts.get_string("system.libc"_fact) == "glibc");  // no /lib64 loader on NixOS, but its ldd says so
+  CHECK(facts.get_string("system.glibc_version"_fact) == "2.40");
 
   TempTree marker_only;  // os-release missing, the NixOS marker file there
   marker_only.file("/etc/NIXOS", "");
   facts = run_on(marker_only);
-  CHECK(facts.get_bool("system.is_nixos") == true);
-  CHECK(state_of(facts, "system.os_id") == FactState::unknown);
+  CHECK(facts.get_bool("system.is_nixos"_fact) == true);
+  CHECK(state_of(facts, "system.os_id"_fact) == FactState::unknown);
 
   TempTree alpine;
   alpine.file("/usr/lib/os-release", "NAME=\"Alpine Linux\"\nID=alpine\nVERSION_ID=3.19.8\n");  // only the fallback path
   alpine.file("/lib/ld-musl-x86_64.so.1", "musl");
   facts = run_on(alpine);
-  CHECK(facts.get_string("system.os_id") == "alpine");
-  CHECK(facts.find("system.os_id")->source == "/usr/lib/os-release");
-  CHECK(facts.get_string("system.libc") == "musl");
-  CHECK(state_of(facts, "system.glibc_version") == FactState::absent);
-  CHECK(state_of(facts, "system.os_like") == FactState::absent);
+  CHECK(facts.get_string("system.os_id"_fact) == "alpine");
+  CHECK(facts.find("system.os_id"_fact)->source == "/usr/lib/os-release");
+  CHECK(facts.get_string("system.libc"_fact) == "musl");
+  CHECK(state_of(facts, "system.glibc_version"_fact) == FactState::absent);
+  CHECK(state_of(facts, "system.os_like"_fact) == FactState::absent);
 
   for (auto [text, wsl2] : {std::pair{k_wsl2_version, true}, std::pair{k_wsl2_old_version, true}, std::pair{k_wsl1_version, false}}) {
     TempTree wsl;
     wsl.file("/proc/version", text);
-    CHECK(run_on(wsl).get_bool("system.is_wsl2") == wsl2);
+    CHECK(run_on(wsl).get_bool("system.is_wsl2"_fact) == wsl2);
   }
   // Without /proc/version, the kernel release from uname decides.
   TempTree bare;
   FactSet from_uname;
-  from_uname.set("host.arch", std::string("x86_64"), "uname");
-  from_uname.set("host.kernel_release", std::string("5.15.167.4-microsoft-standard-WSL2"), "uname");
-  CHECK(run_on(bare, std::move(from_uname)).get_bool("system.is_wsl2") == true);
+  from_uname.set("host.arch"_fact, std::string("x86_64"), "uname");
+  from_uname.set("host.kernel_release"_fact, std::string("5.15.167.4-microsoft-standard-WSL2"), "uname");
+  CHECK(run_on(bare, std::move(from_uname)).get_bool("system.is_wsl2"_fact) == true);
 }
 
 TEST_CASE("services: os-release that cannot be read", "[probes][services]") {
@@ -142,28 +144,28 @@ TEST_CASE("services: os-release that cannot be read", "[probes][services]") {
   capture.paths["/etc/os-release"].read = std::unexpected(gd::IoError{EACCES});
   gd::ReplayHost host(capture);
   FactSet facts;
-  facts.set("host.arch", std::string("x86_64"), "uname");
+  facts.set("host.arch"_fact, std::string("x86_64"), "uname");
   gd::probe_services(host, gd::ProbeOptions{}, facts);
-  CHECK(state_of(facts, "system.os_id") == FactState::unknown);
-  CHECK_THAT(facts.find("system.os_id")->reason, Catch::Contains("needs root"));
-  CHECK(facts.get_bool("system.is_nixos") == false);
+  CHECK(state_of(facts, "system.os_id"_fact) == FactState::unknown);
+  CHECK_THAT(facts.find("system.os_id"_fact)->reason, Catch::Contains("needs root"));
+  CHECK(facts.get_bool("system.is_nixos"_fact) == false);
 }
 
 TEST_CASE("services: the captured H200 container", "[probes][services]") {
   gd::ReplayHost host(gd::test::host_capture("h200-container-580.159.04"));
   FactSet facts;
-  facts.set("host.arch", std::string("x86_64"), "uname");
-  facts.set("host.kernel_release", std::string("6.18.44-fc-v657-gpu"), "uname");
+  facts.set("host.arch"_fact, std::string("x86_64"), "uname");
+  facts.set("host.kernel_release"_fact, std::string("6.18.44-fc-v657-gpu"), "uname");
   gd::probe_services(host, gd::ProbeOptions{}, facts);
-  CHECK(facts.get_string("system.os_version") == "24.04");
-  CHECK(facts.get_string("system.os_pretty_name") == "Ubuntu 24.04.3 LTS");
-  CHECK(facts.get_string("system.os_id") == "linux");  // the observation did not print ID=; os-release(5)'s default
-  CHECK(facts.get_bool("system.is_nixos") == false);
-  CHECK(facts.get_bool("system.is_wsl2") == false);
-  CHECK(facts.get_string("system.libc") == "glibc");
-  CHECK(facts.get_string("system.glibc_version") == "2.39");
+  CHECK(facts.get_string("system.os_version"_fact) == "24.04");
+  CHECK(facts.get_string("system.os_pretty_name"_fact) == "Ubuntu 24.04.3 LTS");
+  CHECK(facts.get_string("system.os_id"_fact) == "linux");  // the observation did not print ID=; os-release(5)'s default
+  CHECK(facts.get_bool("system.is_nixos"_fact) == false);
+  CHECK(facts.get_bool("system.is_wsl2"_fact) == false);
+  CHECK(facts.get_string("system.libc"_fact) == "glibc");
+  CHECK(facts.get_string("system.glibc_version"_fact) == "2.39");
   // The capture lists no processes: the daemons are unknown, not "not running".
-  CHECK(state_of(facts, "service.fabricmanager.running") == FactState::unknown);
+  CHECK(state_of(facts, "service.fabricmanager.running"_fact) == FactState::unknown);
 }
 
 }  // namespace GD_UNITY_ID

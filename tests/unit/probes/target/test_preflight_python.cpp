@@ -13,6 +13,7 @@
 #include "cli/pipeline.hpp"
 #include "fact_access.hpp"
 #include "fatbin_bytes.hpp"
+#include "core/fact_key.hpp"
 #include "probes/python/python_envs.hpp"
 #include "replayed_reports.hpp"
 #include "report/verdict.hpp"
@@ -23,6 +24,7 @@
 #include "tiny_elf.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::test::list_of;
 using gd::test::TempTree;
@@ -100,17 +102,17 @@ TEST_CASE("pre-flight without configuration: the venv under /opt is found, check
   TempTree tree;
   exported_image(tree);
   gd::Report report = preflight(tree, "10de:2bb5", k_default_path);
-  CHECK(report.facts.get_string("py.default.prefix") == "/opt/venv");
-  CHECK(report.facts.get_string("py.default.via") == "found by searching /opt");
-  CHECK(report.facts.get_string("torch.version") == "2.6.0+cu124");
+  CHECK(report.facts.get_string("py.default.prefix"_fact) == "/opt/venv");
+  CHECK(report.facts.get_string("py.default.via"_fact) == "found by searching /opt");
+  CHECK(report.facts.get_string("torch.version"_fact) == "2.6.0+cu124");
   CHECK(error_ids(report) == std::vector<std::string>{"ml.torch-no-kernel-for-gpu"});
   // Checked, but not known to be what the image runs: said, with the two options that settle it.
-  auto gaps = list_of(report.facts, "py.not_checked");
+  auto gaps = list_of(report.facts, "py.not_checked"_fact);
   REQUIRE(gaps.size() == 1);
   CHECK(contains(gaps[0], "/opt/venv (venv, found by searching /opt) holds torch 2.6.0+cu124 and was checked"));
   CHECK(contains(gaps[0], "--python /opt/venv/bin/python3"));
   CHECK(contains(gaps[0], "--image-config FILE"));
-  CHECK(report.facts.find("target.image_config")->state == gd::FactState::absent);
+  CHECK(report.facts.find("target.image_config"_fact)->state == gd::FactState::absent);
 }
 
 TEST_CASE("pre-flight: a venv torch with kernels for the target is no problem, but the verdict says it was found by search", "[target]") {
@@ -129,8 +131,8 @@ TEST_CASE("pre-flight: a venv torch with kernels for the target is no problem, b
   CHECK(contains(verdict.text, "not all of its Python was checked: /opt/venv (venv, found by searching /opt)"));
   // --python names it: the image's Python is then known, and nothing is left unchecked.
   gd::Report named = preflight(tree, "H200", k_default_path, "", "/opt/venv/bin/python3");
-  CHECK(named.facts.get_string("py.default.via") == "--python");
-  CHECK(list_of(named.facts, "py.not_checked").empty());
+  CHECK(named.facts.get_string("py.default.via"_fact) == "--python");
+  CHECK(list_of(named.facts, "py.not_checked"_fact).empty());
   named.findings.clear();
   CHECK(gd::verdict_of(named).text.starts_with("No problem found in the image for the target"));
 }
@@ -142,14 +144,14 @@ TEST_CASE("pre-flight with a configuration whose PATH reaches a python without M
   // PATH's python3 is the system's, which imports no ML package: the venv's torch is checked, and
   // only --python settles it (the configuration is already given).
   gd::Report report = preflight(tree, "10de:2bb5", k_default_path, "/bundle/config.json");
-  CHECK(report.facts.get_string("py.default.prefix") == "/opt/venv");
+  CHECK(report.facts.get_string("py.default.prefix"_fact) == "/opt/venv");
   CHECK(error_ids(report) == std::vector<std::string>{"ml.torch-no-kernel-for-gpu"});
-  auto gaps = list_of(report.facts, "py.not_checked");
+  auto gaps = list_of(report.facts, "py.not_checked"_fact);
   REQUIRE(gaps.size() == 1);
   CHECK(contains(gaps[0], "is not on the image's PATH: give --python /opt/venv/bin/python3 if the image runs it"));
   CHECK_FALSE(contains(gaps[0], "--image-config"));
   // The PATH's interpreter is still listed, and py.envs says how each environment was found.
-  auto envs = list_of(report.facts, "py.envs");
+  auto envs = list_of(report.facts, "py.envs"_fact);
   REQUIRE(envs.size() == 2);
   CHECK(envs[0] == "/opt/venv (venv, python 3.12, found by searching /opt): torch 2.6.0+cu124");
   CHECK(envs[1] == "/usr (system, python 3.12, via PATH)");
@@ -164,9 +166,9 @@ TEST_CASE("pre-flight: the PATH's venv holds torch, a second venv with torch is 
   torch_cu124(tree, "/home/app/.venv/lib/python3.11/site-packages");
   std::map<std::string, std::string> env = {{"PATH", "/opt/venv/bin:/usr/bin:/bin"}};
   gd::Report report = preflight(tree, "H200", env, "/bundle/config.json");
-  CHECK(report.facts.get_string("py.default.prefix") == "/opt/venv");
-  CHECK(report.facts.get_string("py.default.via") == "PATH");
-  auto gaps = list_of(report.facts, "py.not_checked");
+  CHECK(report.facts.get_string("py.default.prefix"_fact) == "/opt/venv");
+  CHECK(report.facts.get_string("py.default.via"_fact) == "PATH");
+  auto gaps = list_of(report.facts, "py.not_checked"_fact);
   REQUIRE(gaps.size() == 1);
   CHECK(gaps[0] == "/home/app/.venv (venv) holds torch 2.6.0+cu124 (found by searching /home), not checked: give "
                    "--python /home/app/.venv/bin/python to check it");
@@ -184,12 +186,12 @@ TEST_CASE("pre-flight: a conda installation under /opt/conda and its named envir
   tree.dir("/opt/conda/envs/train/conda-meta");
   torch_cu124(tree, "/opt/conda/envs/train/lib/python3.12/site-packages");
   gd::Report report = preflight(tree, "10de:2bb5", k_default_path);
-  CHECK(report.facts.get_string("py.default.prefix") == "/opt/conda/envs/train");
-  CHECK(report.facts.get_string("py.default.kind") == "conda");
-  CHECK(report.facts.get_string("py.default.via") == "found by searching /opt");
+  CHECK(report.facts.get_string("py.default.prefix"_fact) == "/opt/conda/envs/train");
+  CHECK(report.facts.get_string("py.default.kind"_fact) == "conda");
+  CHECK(report.facts.get_string("py.default.via"_fact) == "found by searching /opt");
   CHECK(error_ids(report) == std::vector<std::string>{"ml.torch-no-kernel-for-gpu"});
   // The base environment (no ML package) is found too; the package cache is never taken for one.
-  auto envs = list_of(report.facts, "py.envs");
+  auto envs = list_of(report.facts, "py.envs"_fact);
   CHECK(envs == std::vector<std::string>{
                     "/opt/conda/envs/train (conda, python 3.12, found by searching /opt): torch 2.6.0+cu124",
                     "/opt/conda (conda, python 3.11, found by searching /opt)"});
@@ -201,9 +203,9 @@ TEST_CASE("pre-flight: nothing found: an image without Python says no Python, an
   tree.file("/opt/app/bin/server", "");
   tree.file("/usr/local/lib/libfoo.so", "");
   gd::Report report = preflight(tree, "H200", k_default_path);
-  CHECK(report.facts.find("py.default.prefix")->state == gd::FactState::absent);
-  CHECK(list_of(report.facts, "py.not_checked").empty());
-  CHECK(report.facts.get_bool("torch.installed") == false);
+  CHECK(report.facts.find("py.default.prefix"_fact)->state == gd::FactState::absent);
+  CHECK(list_of(report.facts, "py.not_checked"_fact).empty());
+  CHECK(report.facts.get_bool("torch.installed"_fact) == false);
   CHECK(gd::verdict_of(report).text.starts_with("No problem found in the image for the target"));
 }
 
@@ -214,11 +216,11 @@ TEST_CASE("pre-flight: site-packages with torch and no Python: checked as if one
   tree.file("/opt/venv/pyvenv.cfg", "home = /usr/bin\nversion_info = 3.12.3\n");
   torch_cu124(tree, "/opt/venv/lib/python3.12/site-packages");
   gd::Report report = preflight(tree, "10de:2bb5", k_default_path);
-  CHECK(report.facts.get_string("py.default.prefix") == "/opt/venv");
-  CHECK(report.facts.get_string("py.default.kind") == "site-packages");
-  CHECK(report.facts.find("py.default.interpreter")->state == gd::FactState::absent);
+  CHECK(report.facts.get_string("py.default.prefix"_fact) == "/opt/venv");
+  CHECK(report.facts.get_string("py.default.kind"_fact) == "site-packages");
+  CHECK(report.facts.find("py.default.interpreter"_fact)->state == gd::FactState::absent);
   CHECK(error_ids(report) == std::vector<std::string>{"ml.torch-no-kernel-for-gpu"});
-  auto gaps = list_of(report.facts, "py.not_checked");
+  auto gaps = list_of(report.facts, "py.not_checked"_fact);
   REQUIRE(gaps.size() == 1);
   CHECK(contains(gaps[0], "/opt/venv/lib/python3.12/site-packages holds torch 2.6.0+cu124 and was checked, but no "
                           "Python interpreter of the image was found that imports it"));
@@ -234,8 +236,8 @@ TEST_CASE("pre-flight: site-packages without ML packages and no Python at all", 
   TempTree tree;
   tree.file("/usr/local/lib/python3.11/site-packages/requests/__init__.py", "");
   gd::Report report = preflight(tree, "H200", k_default_path);
-  CHECK(report.facts.find("py.default.prefix")->state == gd::FactState::absent);
-  auto gaps = list_of(report.facts, "py.not_checked");
+  CHECK(report.facts.find("py.default.prefix"_fact)->state == gd::FactState::absent);
+  auto gaps = list_of(report.facts, "py.not_checked"_fact);
   REQUIRE(gaps.size() == 1);
   CHECK(gaps[0] == "no Python interpreter found on the runtime's default PATH (no image configuration given), but "
                    "/usr/local/lib/python3.11/site-packages exists: give --python PATH (an interpreter inside the "

@@ -13,6 +13,7 @@
 
 #include "fact_access.hpp"
 #include "ldconfig_tree.hpp"
+#include "core/fact_key.hpp"
 #include "probes/toolkit/cuda_version_file.hpp"
 #include "probes/toolkit/nvcc_host_compiler.hpp"
 #include "probes/toolkit/nvcc_host_config.hpp"
@@ -21,6 +22,7 @@
 #include "temp_tree.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
 
 using gd::FactSet;
 using gd::FactState;
@@ -102,7 +104,7 @@ void debian_gcc(const TempTree& tree, int major) {
 FactSet run_on(const TempTree& tree) {
   gd::RealHost host(tree.root(), {});
   FactSet facts;
-  facts.set("host.arch", std::string("x86_64"), "uname");  // what the system probe leaves
+  facts.set("host.arch"_fact, std::string("x86_64"), "uname");  // what the system probe leaves
   gd::probe_cuda_toolkits(host, gd::ProbeOptions{}, facts);
   return facts;
 }
@@ -180,13 +182,13 @@ TEST_CASE("toolkits: none found", "[probes][toolkits]") {
   debian_gcc(tree, 12);
   EnvScope env({{"PATH", "/usr/local/bin:/usr/bin"}});
   FactSet facts = run_on(tree);
-  CHECK(list_of(facts, "toolkit.list").empty());
-  CHECK(facts.get_int("toolkit.count") == 0);
-  CHECK(state_of(facts, "toolkit.nvcc_on_path") == FactState::absent);
-  CHECK(state_of(facts, "toolkit.cuda_home") == FactState::absent);
-  CHECK(state_of(facts, "toolkit.build.path") == FactState::absent);
-  CHECK(state_of(facts, "toolkit.build.version") == FactState::absent);
-  CHECK(state_of(facts, "toolkit.build.host_compiler") == FactState::absent);
+  CHECK(list_of(facts, "toolkit.list"_fact).empty());
+  CHECK(facts.get_int("toolkit.count"_fact) == 0);
+  CHECK(state_of(facts, "toolkit.nvcc_on_path"_fact) == FactState::absent);
+  CHECK(state_of(facts, "toolkit.cuda_home"_fact) == FactState::absent);
+  CHECK(state_of(facts, "toolkit.build.path"_fact) == FactState::absent);
+  CHECK(state_of(facts, "toolkit.build.version"_fact) == FactState::absent);
+  CHECK(state_of(facts, "toolkit.build.host_compiler"_fact) == FactState::absent);
 }
 
 TEST_CASE("toolkits: /usr/local/cuda links to cuda-13.0", "[probes][toolkits]") {
@@ -197,20 +199,20 @@ TEST_CASE("toolkits: /usr/local/cuda links to cuda-13.0", "[probes][toolkits]") 
   debian_gcc(tree, 16);
   EnvScope env({{"PATH", "/usr/bin"}});  // nvcc is not on PATH: torch's last guess decides
   FactSet facts = run_on(tree);
-  CHECK(list_of(facts, "toolkit.list") == List{"/usr/local/cuda-13.0 13.3.73 (/usr/local/cuda, /usr/local/cuda-*)"});
-  CHECK(facts.get_int("toolkit.count") == 1);
-  CHECK(state_of(facts, "toolkit.nvcc_on_path") == FactState::absent);
-  CHECK(facts.get_string("toolkit.build.path") == "/usr/local/cuda");
-  CHECK(facts.get_string("toolkit.build.via") == "/usr/local/cuda");
-  CHECK(facts.get_bool("toolkit.build.has_nvcc") == true);
-  CHECK(facts.get_string("toolkit.build.root") == "/usr/local/cuda-13.0");
+  CHECK(list_of(facts, "toolkit.list"_fact) == List{"/usr/local/cuda-13.0 13.3.73 (/usr/local/cuda, /usr/local/cuda-*)"});
+  CHECK(facts.get_int("toolkit.count"_fact) == 1);
+  CHECK(state_of(facts, "toolkit.nvcc_on_path"_fact) == FactState::absent);
+  CHECK(facts.get_string("toolkit.build.path"_fact) == "/usr/local/cuda");
+  CHECK(facts.get_string("toolkit.build.via"_fact) == "/usr/local/cuda");
+  CHECK(facts.get_bool("toolkit.build.has_nvcc"_fact) == true);
+  CHECK(facts.get_string("toolkit.build.root"_fact) == "/usr/local/cuda-13.0");
   // nvcc's own version, not the release's 13.3.1
-  CHECK(facts.get_string("toolkit.build.version") == "13.3.73");
-  CHECK(facts.find("toolkit.build.version")->source == "/usr/local/cuda-13.0/version.json cuda_nvcc");
-  CHECK(facts.get_int("toolkit.build.max_gcc_major") == 15);
-  CHECK(facts.get_string("toolkit.build.host_compiler") == "gcc 16 (/usr/bin/x86_64-linux-gnu-gcc-16)");
-  CHECK(facts.get_int("toolkit.build.host_compiler_major") == 16);
-  CHECK(facts.get_bool("toolkit.build.host_compiler_unsupported") == true);
+  CHECK(facts.get_string("toolkit.build.version"_fact) == "13.3.73");
+  CHECK(facts.find("toolkit.build.version"_fact)->source == "/usr/local/cuda-13.0/version.json cuda_nvcc");
+  CHECK(facts.get_int("toolkit.build.max_gcc_major"_fact) == 15);
+  CHECK(facts.get_string("toolkit.build.host_compiler"_fact) == "gcc 16 (/usr/bin/x86_64-linux-gnu-gcc-16)");
+  CHECK(facts.get_int("toolkit.build.host_compiler_major"_fact) == 16);
+  CHECK(facts.get_bool("toolkit.build.host_compiler_unsupported"_fact) == true);
 
   // The same toolkit with the gcc it supports.
   TempTree supported;
@@ -219,9 +221,9 @@ TEST_CASE("toolkits: /usr/local/cuda links to cuda-13.0", "[probes][toolkits]") 
   supported.link("/usr/local/cuda", "/usr/local/cuda-13.0");  // absolute this time
   debian_gcc(supported, 15);
   facts = run_on(supported);
-  CHECK(facts.get_string("toolkit.build.root") == "/usr/local/cuda-13.0");
-  CHECK(facts.get_int("toolkit.build.host_compiler_major") == 15);
-  CHECK(facts.get_bool("toolkit.build.host_compiler_unsupported") == false);
+  CHECK(facts.get_string("toolkit.build.root"_fact) == "/usr/local/cuda-13.0");
+  CHECK(facts.get_int("toolkit.build.host_compiler_major"_fact) == 15);
+  CHECK(facts.get_bool("toolkit.build.host_compiler_unsupported"_fact) == false);
 }
 
 TEST_CASE("toolkits: CUDA_HOME pointing elsewhere wins", "[probes][toolkits]") {
@@ -237,36 +239,36 @@ TEST_CASE("toolkits: CUDA_HOME pointing elsewhere wins", "[probes][toolkits]") {
                   {"CUDA_HOME", "/opt/toolkits/cuda-10.2"},
                   {"CUDA_PATH", "/usr/local/cuda"}});
     FactSet facts = run_on(tree);
-    CHECK(facts.get_string("toolkit.cuda_home") == "/opt/toolkits/cuda-10.2");
-    CHECK(facts.get_string("toolkit.nvcc_on_path") == "/usr/local/cuda/bin/nvcc");
-    CHECK(list_of(facts, "toolkit.list") ==
+    CHECK(facts.get_string("toolkit.cuda_home"_fact) == "/opt/toolkits/cuda-10.2");
+    CHECK(facts.get_string("toolkit.nvcc_on_path"_fact) == "/usr/local/cuda/bin/nvcc");
+    CHECK(list_of(facts, "toolkit.list"_fact) ==
           List{"/opt/toolkits/cuda-10.2 10.2.89 (CUDA_HOME)",
                "/usr/local/cuda-13.0 13.3.73 (CUDA_PATH, PATH, /usr/local/cuda, /usr/local/cuda-*)"});
-    CHECK(facts.get_string("toolkit.build.via") == "CUDA_HOME");
-    CHECK(facts.get_string("toolkit.build.path") == "/opt/toolkits/cuda-10.2");
-    CHECK(facts.get_string("toolkit.build.version") == "10.2.89");
-    CHECK(facts.find("toolkit.build.version")->source == "/opt/toolkits/cuda-10.2/version.txt");
+    CHECK(facts.get_string("toolkit.build.via"_fact) == "CUDA_HOME");
+    CHECK(facts.get_string("toolkit.build.path"_fact) == "/opt/toolkits/cuda-10.2");
+    CHECK(facts.get_string("toolkit.build.version"_fact) == "10.2.89");
+    CHECK(facts.find("toolkit.build.version"_fact)->source == "/opt/toolkits/cuda-10.2/version.txt");
     // This toolkit keeps no crt/host_config.h: its gcc limit cannot be told.
-    CHECK(state_of(facts, "toolkit.build.max_gcc_major") == FactState::unknown);
-    CHECK(state_of(facts, "toolkit.build.host_compiler_unsupported") == FactState::unknown);
-    CHECK(facts.get_int("toolkit.build.host_compiler_major") == 12);
+    CHECK(state_of(facts, "toolkit.build.max_gcc_major"_fact) == FactState::unknown);
+    CHECK(state_of(facts, "toolkit.build.host_compiler_unsupported"_fact) == FactState::unknown);
+    CHECK(facts.get_int("toolkit.build.host_compiler_major"_fact) == 12);
   }
   {
     // An empty CUDA_HOME does not count: torch's `or` moves on to CUDA_PATH.
     EnvScope env({{"PATH", "/usr/bin"}, {"CUDA_HOME", ""}, {"CUDA_PATH", "/opt/toolkits/cuda-10.2"}});
     FactSet facts = run_on(tree);
-    CHECK(facts.get_string("toolkit.cuda_home") == "/opt/toolkits/cuda-10.2");
-    CHECK(facts.get_string("toolkit.build.via") == "CUDA_PATH");
-    CHECK(facts.get_string("toolkit.build.version") == "10.2.89");
+    CHECK(facts.get_string("toolkit.cuda_home"_fact) == "/opt/toolkits/cuda-10.2");
+    CHECK(facts.get_string("toolkit.build.via"_fact) == "CUDA_PATH");
+    CHECK(facts.get_string("toolkit.build.version"_fact) == "10.2.89");
   }
   {
     // A CUDA_HOME without nvcc is still what torch takes; the build then fails.
     EnvScope env({{"PATH", "/usr/local/cuda/bin:/usr/bin"}, {"CUDA_HOME", "/opt/cuda-12.1"}});
     FactSet facts = run_on(tree);
-    CHECK(facts.get_string("toolkit.build.path") == "/opt/cuda-12.1");
-    CHECK(facts.get_bool("toolkit.build.has_nvcc") == false);
-    CHECK(state_of(facts, "toolkit.build.version") == FactState::absent);
-    CHECK(state_of(facts, "toolkit.build.host_compiler_unsupported") == FactState::absent);
+    CHECK(facts.get_string("toolkit.build.path"_fact) == "/opt/cuda-12.1");
+    CHECK(facts.get_bool("toolkit.build.has_nvcc"_fact) == false);
+    CHECK(state_of(facts, "toolkit.build.version"_fact) == FactState::absent);
+    CHECK(state_of(facts, "toolkit.build.host_compiler_unsupported"_fact) == FactState::absent);
   }
 }
 
@@ -284,24 +286,24 @@ TEST_CASE("toolkits: nvcc on PATH only", "[probes][toolkits]") {
   {
     EnvScope env({{"PATH", "/home/u/bin:/usr/bin"}});
     FactSet facts = run_on(tree);
-    CHECK(facts.get_string("toolkit.nvcc_on_path") == "/home/u/bin/nvcc");
-    CHECK(list_of(facts, "toolkit.list") == List{"/opt/nv unknown: " + std::string(k_no_version) + " (PATH)"});
+    CHECK(facts.get_string("toolkit.nvcc_on_path"_fact) == "/home/u/bin/nvcc");
+    CHECK(list_of(facts, "toolkit.list"_fact) == List{"/opt/nv unknown: " + std::string(k_no_version) + " (PATH)"});
     // torch does not follow the link: CUDA_HOME is the folder above PATH's folder.
-    CHECK(facts.get_string("toolkit.build.path") == "/home/u");
-    CHECK(facts.get_string("toolkit.build.via") == "PATH");
-    CHECK(facts.get_bool("toolkit.build.has_nvcc") == true);
-    CHECK(facts.get_string("toolkit.build.root") == "/opt/nv");
-    CHECK(state_of(facts, "toolkit.build.version") == FactState::unknown);
-    CHECK(reason_of(facts, "toolkit.build.version") == k_no_version);
-    CHECK(facts.get_int("toolkit.build.max_gcc_major") == 15);
-    CHECK(facts.get_bool("toolkit.build.host_compiler_unsupported") == false);
+    CHECK(facts.get_string("toolkit.build.path"_fact) == "/home/u");
+    CHECK(facts.get_string("toolkit.build.via"_fact) == "PATH");
+    CHECK(facts.get_bool("toolkit.build.has_nvcc"_fact) == true);
+    CHECK(facts.get_string("toolkit.build.root"_fact) == "/opt/nv");
+    CHECK(state_of(facts, "toolkit.build.version"_fact) == FactState::unknown);
+    CHECK(reason_of(facts, "toolkit.build.version"_fact) == k_no_version);
+    CHECK(facts.get_int("toolkit.build.max_gcc_major"_fact) == 15);
+    CHECK(facts.get_bool("toolkit.build.host_compiler_unsupported"_fact) == false);
   }
   {
     EnvScope env({{"PATH", site + "/nvidia/cu13/bin:/usr/bin"}});
     FactSet facts = run_on(tree);
-    CHECK(facts.get_string("toolkit.build.path") == site + "/nvidia/cu13");
-    CHECK(facts.get_string("toolkit.build.version") == "13.0.88");
-    CHECK(facts.find("toolkit.build.version")->source == site + "/nvidia_cuda_nvcc-13.0.88.dist-info");
+    CHECK(facts.get_string("toolkit.build.path"_fact) == site + "/nvidia/cu13");
+    CHECK(facts.get_string("toolkit.build.version"_fact) == "13.0.88");
+    CHECK(facts.find("toolkit.build.version"_fact)->source == site + "/nvidia_cuda_nvcc-13.0.88.dist-info");
   }
   {
     // A folder on PATH without the execute bit set on its nvcc is skipped, as the shell skips it.
@@ -309,7 +311,7 @@ TEST_CASE("toolkits: nvcc on PATH only", "[probes][toolkits]") {
     plain.file("/opt/x/bin/nvcc", "not executable");
     EnvScope env({{"PATH", "/opt/x/bin"}});
     FactSet facts = run_on(plain);
-    CHECK(state_of(facts, "toolkit.nvcc_on_path") == FactState::absent);
+    CHECK(state_of(facts, "toolkit.nvcc_on_path"_fact) == FactState::absent);
   }
 }
 
@@ -323,12 +325,12 @@ TEST_CASE("toolkits: conda's cuda-nvcc", "[probes][toolkits]") {
   debian_gcc(tree, 12);
   EnvScope env({{"PATH", prefix + "/bin:/usr/bin"}, {"CONDA_PREFIX", prefix}});
   FactSet facts = run_on(tree);
-  CHECK(list_of(facts, "toolkit.list") == List{prefix + " 12.4.131 (PATH, CONDA_PREFIX)"});
-  CHECK(facts.get_string("toolkit.build.via") == "PATH");
-  CHECK(facts.get_string("toolkit.build.path") == prefix);
-  CHECK(facts.get_string("toolkit.build.version") == "12.4.131");
-  CHECK(facts.find("toolkit.build.version")->source == prefix + "/conda-meta/cuda-nvcc-12.4.131-0.json");
-  CHECK(facts.get_string("toolkit.build.host_compiler") == "gcc 12 (/usr/bin/x86_64-linux-gnu-gcc-12)");
+  CHECK(list_of(facts, "toolkit.list"_fact) == List{prefix + " 12.4.131 (PATH, CONDA_PREFIX)"});
+  CHECK(facts.get_string("toolkit.build.via"_fact) == "PATH");
+  CHECK(facts.get_string("toolkit.build.path"_fact) == prefix);
+  CHECK(facts.get_string("toolkit.build.version"_fact) == "12.4.131");
+  CHECK(facts.find("toolkit.build.version"_fact)->source == prefix + "/conda-meta/cuda-nvcc-12.4.131-0.json");
+  CHECK(facts.get_string("toolkit.build.host_compiler"_fact) == "gcc 12 (/usr/bin/x86_64-linux-gnu-gcc-12)");
 }
 
 TEST_CASE("toolkits: an unversioned gcc takes its major from lib/gcc", "[probes][toolkits]") {
@@ -339,19 +341,19 @@ TEST_CASE("toolkits: an unversioned gcc takes its major from lib/gcc", "[probes]
   tree.dir("/usr/lib/gcc/x86_64-w64-mingw32/13.1.0");  // a cross compiler's folder does not count
   EnvScope env({{"PATH", "/usr/bin"}});
   FactSet facts = run_on(tree);
-  CHECK(list_of(facts, "toolkit.list") == List{"/opt/cuda unknown: " + std::string(k_no_version) + " (/opt/cuda)"});
-  CHECK(state_of(facts, "toolkit.build.path") == FactState::absent);  // torch does not look in /opt/cuda
+  CHECK(list_of(facts, "toolkit.list"_fact) == List{"/opt/cuda unknown: " + std::string(k_no_version) + " (/opt/cuda)"});
+  CHECK(state_of(facts, "toolkit.build.path"_fact) == FactState::absent);  // torch does not look in /opt/cuda
 
   EnvScope home({{"PATH", "/usr/bin"}, {"CUDA_HOME", "/opt/cuda"}});
   facts = run_on(tree);
-  CHECK(facts.get_string("toolkit.build.host_compiler") == "gcc 14 (/usr/bin/gcc)");
-  CHECK(facts.get_int("toolkit.build.host_compiler_major") == 14);
+  CHECK(facts.get_string("toolkit.build.host_compiler"_fact) == "gcc 14 (/usr/bin/gcc)");
+  CHECK(facts.get_int("toolkit.build.host_compiler_major"_fact) == 14);
 
   tree.dir("/usr/lib/gcc/x86_64-pc-linux-gnu/13.3.0");
   facts = run_on(tree);
-  CHECK(state_of(facts, "toolkit.build.host_compiler_major") == FactState::unknown);
-  CHECK_THAT(reason_of(facts, "toolkit.build.host_compiler_major"), Catch::Contains("13, 14"));
-  CHECK(state_of(facts, "toolkit.build.host_compiler_unsupported") == FactState::unknown);
+  CHECK(state_of(facts, "toolkit.build.host_compiler_major"_fact) == FactState::unknown);
+  CHECK_THAT(reason_of(facts, "toolkit.build.host_compiler_major"_fact), Catch::Contains("13, 14"));
+  CHECK(state_of(facts, "toolkit.build.host_compiler_unsupported"_fact) == FactState::unknown);
 }
 
 TEST_CASE("toolkits: what cannot be read is unknown, not absent", "[probes][toolkits]") {
@@ -365,14 +367,14 @@ TEST_CASE("toolkits: what cannot be read is unknown, not absent", "[probes][tool
     capture.paths["/usr/local/cuda/bin/nvcc"].stat = std::unexpected(gd::IoError{EACCES});
     gd::ReplayHost host(capture);
     FactSet facts;
-    facts.set("host.arch", std::string("x86_64"), "uname");
+    facts.set("host.arch"_fact, std::string("x86_64"), "uname");
     gd::probe_cuda_toolkits(host, gd::ProbeOptions{}, facts);
-    CHECK(state_of(facts, "toolkit.list") == FactState::unknown);
-    CHECK_THAT(reason_of(facts, "toolkit.list"), Catch::Contains("/usr/local: needs root"));
-    CHECK(state_of(facts, "toolkit.count") == FactState::unknown);
-    CHECK(state_of(facts, "toolkit.build.path") == FactState::unknown);
-    CHECK_THAT(reason_of(facts, "toolkit.build.path"), Catch::Contains("needs root"));
-    CHECK(state_of(facts, "toolkit.build.version") == FactState::unknown);
+    CHECK(state_of(facts, "toolkit.list"_fact) == FactState::unknown);
+    CHECK_THAT(reason_of(facts, "toolkit.list"_fact), Catch::Contains("/usr/local: needs root"));
+    CHECK(state_of(facts, "toolkit.count"_fact) == FactState::unknown);
+    CHECK(state_of(facts, "toolkit.build.path"_fact) == FactState::unknown);
+    CHECK_THAT(reason_of(facts, "toolkit.build.path"_fact), Catch::Contains("needs root"));
+    CHECK(state_of(facts, "toolkit.build.version"_fact) == FactState::unknown);
   }
   {
     // A toolkit whose version.json cannot be read: its version is unknown with the reason.
@@ -387,15 +389,15 @@ TEST_CASE("toolkits: what cannot be read is unknown, not absent", "[probes][tool
     capture.paths["/usr/local/cuda-13.0/version.json"].read = std::unexpected(gd::IoError{EACCES});
     gd::ReplayHost host(capture);
     FactSet facts;
-    facts.set("host.arch", std::string("x86_64"), "uname");
+    facts.set("host.arch"_fact, std::string("x86_64"), "uname");
     gd::probe_cuda_toolkits(host, gd::ProbeOptions{}, facts);
-    List list = list_of(facts, "toolkit.list");
+    List list = list_of(facts, "toolkit.list"_fact);
     REQUIRE(list.size() == 1);
     CHECK_THAT(list[0],
                Catch::StartsWith("/usr/local/cuda-13.0 unknown: /usr/local/cuda-13.0/version.json: needs root"));
-    CHECK(facts.get_string("toolkit.build.root") == "/usr/local/cuda-13.0");
-    CHECK(state_of(facts, "toolkit.build.version") == FactState::unknown);
-    CHECK_THAT(reason_of(facts, "toolkit.build.version"), Catch::Contains("needs root"));
+    CHECK(facts.get_string("toolkit.build.root"_fact) == "/usr/local/cuda-13.0");
+    CHECK(state_of(facts, "toolkit.build.version"_fact) == FactState::unknown);
+    CHECK_THAT(reason_of(facts, "toolkit.build.version"_fact), Catch::Contains("needs root"));
   }
 }
 
