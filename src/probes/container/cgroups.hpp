@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "probes/shared/mountinfo.hpp"  // MountEntry, parse_mountinfo: the cgroup mounts come from it
+
 namespace gd {
 
 /// One line of /proc/<pid>/cgroup (cgroups(7)): "hierarchy-ID:controller-list:cgroup-path".
@@ -20,17 +22,6 @@ struct CgroupEntry {
 
 std::vector<CgroupEntry> parse_proc_cgroup(std::string_view text);
 
-/// One line of /proc/<pid>/mountinfo (proc(5)): "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 -
-/// ext3 /dev/root rw,errors=continue". Octal escapes (\040) in paths are decoded.
-struct MountEntry {
-  std::string root;           ///< the mounted folder inside its filesystem (field 4)
-  std::string mount_point;    ///< field 5
-  std::string fstype;         ///< after the "-" separator
-  std::string source;
-  std::string super_options;
-};
-
-std::vector<MountEntry> parse_mountinfo(std::string_view text);
 
 /// "v2" (only cgroup2 mounts / only a "0::" line), "v1" (only cgroup v1), "hybrid" (v1
 /// controllers plus a cgroup2 mount or "0::" line, systemd's hybrid layout). The mounts decide

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <limits>
 
+#include "probes/shared/mountinfo.hpp"
 #include "util/text_split.hpp"
 
 namespace gd {
@@ -36,19 +37,10 @@ std::optional<std::uint64_t> size_in_bytes(std::string_view text) {
 }  // namespace
 
 std::optional<ShmMount> find_shm_mount(std::string_view mountinfo) {
-  // proc(5): "id parent major:minor root mount-point options [optional fields...] - fstype source
-  // super-options". The mount point never needs unescaping here: "/dev/shm" has no space or tab.
   std::optional<ShmMount> found;
-  for (std::string_view line : split_nonempty_lines(mountinfo)) {
-    std::vector<std::string_view> words = split_words(line);
-    if (words.size() < 7 || words[4] != k_shm_path) continue;
-    std::size_t separator = 6;
-    while (separator < words.size() && words[separator] != "-") ++separator;
-    if (separator + 1 >= words.size()) continue;
-    ShmMount mount;
-    mount.fstype = std::string(words[separator + 1]);
-    if (separator + 3 < words.size()) mount.super_options = std::string(words[separator + 3]);
-    found = std::move(mount);  // a later line is a mount on top of the earlier one
+  for (MountEntry& entry : parse_mountinfo(mountinfo)) {
+    if (entry.mount_point != k_shm_path) continue;
+    found = ShmMount{std::move(entry.fstype), std::move(entry.super_options)};  // a later line is a mount on top
   }
   return found;
 }
