@@ -86,4 +86,23 @@ value stdin gpudoctor_fleet_group_nodes root_cause=devices.uvm-wrong-major sever
 run_gd md fleet "$TMP/sweep" --format markdown
 expect_rc md 2
 expect_err md '^gpudoctor: error: fleet prints text, --format json or --format prometheus'
+# README's sweep line, as written there (paths moved into $TMP): the sweep has an unreadable
+# file (exit 1), and the file is still written whole, under its .prom name only.
+checks=$((checks + 1))
+line=$($PY - "$SRC/README.md" <<'PYEOF'
+import sys
+text = open(sys.argv[1]).read().split("### Prometheus alerts and Grafana\n", 1)[1].split("\n### ", 1)[0]
+print([l for l in text.splitlines() if l.startswith("gpudoctor fleet sweep --format prometheus")][0])
+PYEOF
+) || fail "README has no sweep line under 'Prometheus alerts and Grafana'"
+mkdir -p "$TMP/textfiles"
+line=${line//\/var\/lib\/prometheus\/node-exporter/$TMP\/textfiles}
+line=${line/gpudoctor fleet sweep/$GD fleet $TMP/sweep}
+bash -c "$line" >"$TMP/recipe.out" 2>"$TMP/recipe.err"
+rc=$?
+sanitizer_clean recipe
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(ls "$TMP/textfiles")" = gpudoctor-fleet.prom ] || fail "README's sweep line: exit $rc, wrote $(ls "$TMP/textfiles")"
+cp "$TMP/textfiles/gpudoctor-fleet.prom" "$TMP/recipe_file.out" 2>/dev/null
+value recipe_file gpudoctor_fleet_nodes verdict=error 5.0
 finish
