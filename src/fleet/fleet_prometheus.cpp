@@ -28,8 +28,8 @@ constexpr std::array<PromFamily, 8> k_families = {{
     {"gpudoctor_fleet_unreadable_inputs", "gauge", "",
      "Inputs, or parts of a stream, that held no report this version can count (listed by gpudoctor fleet)."},
     {"gpudoctor_fleet_outlier_nodes", "gauge", "fact,value",
-     "Nodes holding each value of a configuration fact that has more than one value across the fleet; no sample "
-     "when the fleet is uniform."},
+     "Nodes holding each value of a configuration fact that differs across the fleet (with --reference: from the "
+     "reference node); no sample when nothing differs."},
 }};
 
 void start(PromWriter& out, std::string_view name) {

@@ -30,8 +30,9 @@ struct FleetOutlierSample {
   std::int64_t count = 0;  ///< nodes holding this value
 };
 
-/// gpudoctor_fleet_outlier_nodes: one sample per (fact, value) of every fact with more than one
-/// value. The family is always written (HELP and TYPE), with no sample when the fleet is uniform.
+/// gpudoctor_fleet_outlier_nodes: one sample per (fact, value) of every fact that differs, every
+/// value of it (the majority's too). The family is always written (HELP and TYPE), with no
+/// sample when nothing differs.
 void write_fleet_outliers(PromWriter& out, std::span<const FleetOutlierSample> outliers);
 
 /// Every fleet family. `finished_unix_s`: when the fleet run ended (the staleness alert's clock).
