@@ -3,6 +3,7 @@ deploy/prometheus/gpudoctor.rules.yml (issue 27 item 4). Run with Debian's /usr/
 (python3-prometheus-client, python3-yaml).
 
   prometheus_rules_check.py unittest RULES FLEET_JSON OUT_DIR NODE=FILE[:frozen]... FLEET=FILE
+      (a FILE: gpudoctor's output, or node_exporter's scrape of it as its textfile)
       writes OUT_DIR/rules.yml (RULES with only the `summary` annotation: the expected summaries
       below are exact; descriptions are template-checked by `promtool check rules`) and
       OUT_DIR/test.yml: every sample of every FILE as an input series, labelled
@@ -22,10 +23,14 @@ from prometheus_client.parser import text_string_to_metric_families
 MINUTES = 80
 # Families whose value is a Unix time: promtool's clock starts at 0, so they are moved onto it
 # (a run at every minute: the value is the evaluation time; a frozen node's stays at 0).
-CLOCKS = {"gpudoctor_last_run_timestamp_seconds", "gpudoctor_fleet_last_run_timestamp_seconds"}
-# node_exporter's own series of the textfile (its `file` label is the full path, node_exporter
-# 1.5.0), at the path of README's recipes.
+CLOCKS = {"gpudoctor_last_run_timestamp_seconds", "gpudoctor_fleet_last_run_timestamp_seconds",
+          "node_textfile_mtime_seconds"}
+# A FILE may be node_exporter's scrape of the textfile (what Prometheus stores): its
+# node_textfile_* series are kept, its other own series left out. Where the test had no
+# node_exporter, its mtime series is written here as node_exporter 1.5.0 writes it (the `file`
+# label is the full path), at the path of README's recipes.
 TEXTFILE = "/var/lib/prometheus/node-exporter/gpudoctor.prom"
+KEPT = ("gpudoctor_", "node_textfile_")
 
 
 def samples(path):
@@ -51,9 +56,12 @@ def values(value, clock, frozen):
 def series_of(path, instance, frozen):
     out = []
     for name, labels, value in samples(path):
+        if not name.startswith(KEPT):
+            continue
         labels.update(instance=instance, job="node")
         out.append({"series": selector(name, labels), "values": values(value, name in CLOCKS, frozen)})
-    if "gpudoctor_last_run_timestamp_seconds" in {s["series"].split("{")[0] for s in out}:
+    names = {s["series"].split("{")[0] for s in out}
+    if "gpudoctor_last_run_timestamp_seconds" in names and "node_textfile_mtime_seconds" not in names:
         out.append({"series": selector("node_textfile_mtime_seconds", {"file": TEXTFILE, "instance": instance, "job": "node"}),
                     "values": values(0, True, frozen)})
     return out

@@ -41,10 +41,42 @@ expect_rc fleet 0
 run_gd fleet_json fleet "$TMP/sweep" --scope node --json
 expect_json fleet_json 'f["nodes"]' 5
 
+# Where node_exporter is installed, the nodes' series are its scrapes of each file as the
+# textfile collector serves it: node_textfile_mtime_seconds with its real `file` label too.
+if command -v prometheus-node-exporter >/dev/null && command -v curl >/dev/null; then
+  port=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p "$TMP/collector"
+  prometheus-node-exporter --web.listen-address=127.0.0.1:$port --collector.disable-defaults --collector.textfile \
+    --collector.textfile.directory="$TMP/collector" >"$TMP/exporter.log" 2>&1 &
+  exporter=$!
+  trap 'kill $exporter 2>/dev/null; wait $exporter 2>/dev/null; rm -rf "$TMP"' EXIT
+  for i in "${!specs[@]}"; do
+    spec=${specs[$i]} name=${specs[$i]%%=*}
+    cp "$TMP/$name.out" "$TMP/collector/gpudoctor.prom"
+    ok=0
+    for _ in $(seq 50); do
+      curl -sf "http://127.0.0.1:$port/metrics" >"$TMP/$name.scrape" 2>/dev/null && { ok=1; break; }
+      sleep 0.1
+    done
+    checks=$((checks + 1))
+    [ $ok = 1 ] && grep -q '^node_textfile_mtime_seconds{file=".*/gpudoctor.prom"}' "$TMP/$name.scrape" &&
+      grep -q '^node_textfile_scrape_error 0$' "$TMP/$name.scrape" || fail "$name: node_exporter's scrape: $(tail -3 "$TMP/exporter.log")"
+    specs[$i]=${spec/$TMP\/$name.out/$TMP\/$name.scrape}
+  done
+  kill $exporter; wait $exporter 2>/dev/null
+else
+  echo "NOTE: no prometheus-node-exporter: node_textfile_mtime_seconds is written as node_exporter 1.5.0 serves it"
+fi
+
 checks=$((checks + 1))
 $PY "$CHECK" unittest "$RULES" "$TMP/fleet_json.out" "$TMP/unit" "${specs[@]}" "FLEET=$TMP/fleet.out" >"$TMP/gen.txt" 2>&1 ||
   fail "writing the promtool test: $(cat "$TMP/gen.txt")"
 grep '^NOTE' "$TMP/gen.txt"
+if [ -n "${exporter:-}" ]; then
+  checks=$((checks + 1))
+  grep -qF "node_textfile_mtime_seconds{file=\"$TMP/collector/gpudoctor.prom\",instance=\"stale\"" "$TMP/unit/test.yml" ||
+    fail "the promtool test does not run on node_exporter's scrapes"
+fi
 checks=$((checks + 1))
 (cd "$TMP/unit" && promtool test rules test.yml) >"$TMP/test.txt" 2>&1 ||
   { fail "promtool test rules:"; head -60 "$TMP/test.txt"; }
