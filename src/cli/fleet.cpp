@@ -4,12 +4,14 @@
 // to its digest (fleet/report_digest) and dropped; only the tally (fleet/fleet_tally) grows, by
 // one small entry per node. Nothing an input holds stops the run: it is listed as unreadable,
 // by its path, line and reason, never by its bytes (it may be any file).
+#include <chrono>
 #include <vector>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
+#include "fleet/fleet_prometheus.hpp"
 #include "fleet/fleet_render.hpp"
 #include "fleet/fleet_tally.hpp"
 #include "fleet/report_digest.hpp"
@@ -118,8 +120,8 @@ CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
 }
 
 int run_fleet(const FleetOptions& options) {
-  if (options.format != "text" && options.format != "json") {
-    return usage_error("fleet prints text or --format json (see gpudoctor fleet --help)");
+  if (options.format != "text" && options.format != "json" && options.format != "prometheus") {
+    return usage_error("fleet prints text, --format json or --format prometheus (see gpudoctor fleet --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
     return usage_error("--textfile writes a node's own metrics; fleet prints on stdout only");
@@ -129,9 +131,18 @@ int run_fleet(const FleetOptions& options) {
   for (const std::string& path : options.paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
-  std::string text = options.format == "json"
-                         ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                         : render_fleet_text(summary, FleetTextOptions{options.verbose});
+  std::string text;
+  if (options.format == "json") {
+    text = render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  } else if (options.format == "prometheus") {
+    // OUTLIERS JOIN (issue 27 item 1): pass the fleet's outliers here, one FleetOutlierSample per
+    // (fact, value) of summary.outliers; until then the family is written without samples.
+    const std::vector<FleetOutlierSample> outliers;
+    double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    text = render_fleet_prometheus(summary, outliers, now);
+  } else {
+    text = render_fleet_text(summary, FleetTextOptions{options.verbose});
+  }
   write_stdout(text, "the fleet summary");
   // Exit: 0 every input was read; 1 some could not be (the view is incomplete: they are listed);
   // 2 none could be. Whether nodes have problems is what the groups say, not the exit code.
