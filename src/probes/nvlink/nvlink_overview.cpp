@@ -39,8 +39,20 @@ AreaLine nvlink_overview_line(const Layer& layer, const FactSet& facts, const st
   AreaLine line = start_line(layer);
   auto gpus = facts.get_int("nvlink.gpus_with_links"_fact);
   if (!gpus) {
-    line.status = status_for(findings, layer, AreaStatus::unknown);
-    line.summary = "unknown (" + unknown_reason(facts, "nvlink.gpus_with_links"_fact) + ")";
+    // Links not read: a single GPU has no peer to link to whatever they are (the real H200's
+    // captures predate the NVLink queries); without NVML's answer the line is not checked, as
+    // NVML's own line says; otherwise it is unknown.
+    auto nvml_gpus = facts.get_int("nvml.device_count"_fact);
+    if (nvml_gpus == 1) {
+      line.status = status_for(findings, layer, AreaStatus::ok);
+      line.summary = "1 GPU: no NVLink peers";
+    } else if (facts.get_bool("nvml.loaded"_fact) != true || facts.get_int("nvml.init.result"_fact) != 0) {
+      line.status = AreaStatus::skipped;
+      line.summary = "not checked: NVML did not answer (" + unknown_reason(facts, "nvlink.gpus_with_links"_fact) + ")";
+    } else {
+      line.status = status_for(findings, layer, AreaStatus::unknown);
+      line.summary = "unknown (" + unknown_reason(facts, "nvlink.gpus_with_links"_fact) + ")";
+    }
     return line;
   }
   if (*gpus == 0) {
