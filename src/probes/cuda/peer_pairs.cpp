@@ -86,11 +86,16 @@ bool failed(const HelperCall& call) { return call.result && *call.result != 0; }
 
 /// Why a GPU's side of a pair stopped, from its own record: its pair thread stuck or crashed, or
 /// its own proof stuck, crashed or failed (another job holding it shows here as the context's 46).
-std::string thread_note(const HelperReply& reply, int index) {
+std::string thread_note(const HelperReply& reply, int index, int destination) {
   for (const HelperPeerSource& source : reply.peer_sources) {
     if (source.index != index) continue;
-    if (source.stuck) return fmt::format("GPU {}'s pair step hung (still in {} at the deadline)", index, *source.stuck);
-    if (source.crashed) return fmt::format("the driver crashed in GPU {}'s pair step ({})", index, *source.crashed);
+    // "peer-copy:3": the step names the destination it was working on.
+    const std::optional<std::string>& step = source.stuck ? source.stuck : source.crashed;
+    bool this_pair = step && step->ends_with(fmt::format(":{}", destination));
+    if (source.stuck && this_pair) return fmt::format("hung (still in {} at the deadline)", *source.stuck);
+    if (source.crashed && this_pair) return fmt::format("the driver crashed in this pair's step ({})", *source.crashed);
+    if (source.stuck) return fmt::format("not reached: GPU {}'s pairs hung before it (in {})", index, *source.stuck);
+    if (source.crashed) return fmt::format("not reached: the driver crashed in GPU {}'s pairs before it ({})", index, *source.crashed);
   }
   if (const HelperCudaDevice* device = cuda_device(reply, index)) {
     if (device->stuck) return fmt::format("GPU {}'s own proof hung (still in {})", index, *device->stuck);
@@ -200,7 +205,7 @@ struct PairVerdict {
 /// The verdict of one pair of the scope; `pair` is null when the reply has no line of it.
 PairVerdict judge(const HelperReply& reply, int a, int b, const HelperPeerPair* pair, const std::string& not_reached) {
   auto stopped = [&](std::string_view where) {
-    std::string note = thread_note(reply, a);
+    std::string note = thread_note(reply, a, b);
     return PairVerdict{"not-tested", note.empty() ? fmt::format("{} ({})", not_reached, where) : note};
   };
   if (!pair) return stopped("before cuDeviceCanAccessPeer");
