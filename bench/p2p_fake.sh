@@ -11,7 +11,7 @@ B=${1:-build}
 R=${2:-21}
 F=$B/helper/fakes
 args="--libcuda $F/libcuda.so.1 --libnvml $F/libnvidia-ml.so.1 --json --no-capture"
-run() { echo "env FAKE_CUDA_DEVICE_COUNT=$1 FAKE_NVML_DEVICE_COUNT=$1 $2 $B/gpudoctor $args"; }
+run() { echo "env FAKE_CUDA_DEVICE_COUNT=$1 FAKE_NVML_DEVICE_COUNT=$1 ${2:-} $B/gpudoctor $args"; }
 python3 "$(dirname "$0")/interleaved.py" "$R" \
   "2-gpus=$(run 2)" "2-gpus-no-p2p=$(run 2 GPUDOCTOR_HELPER_PEER=off)" \
   "4-gpus=$(run 4)" "4-gpus-no-p2p=$(run 4 GPUDOCTOR_HELPER_PEER=off)" \
