@@ -37,6 +37,7 @@
 #include "probes/limits/limits_facts.hpp"
 #include "probes/nvml/nvml_facts.hpp"
 #include "probes/nvlink/nvlink_facts.hpp"
+#include "probes/p2p/p2p_facts.hpp"
 #include "probes/pci/pci_facts.hpp"
 #include "probes/python/python_facts.hpp"
 #include "probes/system/host_facts.hpp"
@@ -52,6 +53,7 @@
 #include "probes/limits/limits_overview.hpp"
 #include "probes/nvml/nvml_overview.hpp"
 #include "probes/nvlink/nvlink_overview.hpp"
+#include "probes/p2p/p2p_overview.hpp"
 #include "probes/pci/pci_overview.hpp"
 #include "probes/python/python_overview.hpp"
 #include "probes/toolkit/toolkit_overview.hpp"
@@ -131,6 +133,16 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"nvlink"},
      .rule_folders = {{"nvlink", Scope::node, Action::replace_hardware}},
      .overview = areas::nvlink_overview_line},
+    // Peer-to-peer between the GPUs, proven by data in the CUDA helper (issue 26): its facts come
+    // from the helper's reply, as NVML's do, so its probe is cuda's (probes/cuda/peer_pairs).
+    {.id = "p2p",
+     .title = "Peer-to-peer",
+     .kind = LayerKind::image,
+     .fact_prefixes = {"p2p."},
+     .sections = {catalog::p2p_facts},
+     .areas = {"p2p"},
+     .rule_folders = {{"p2p", Scope::node, Action::fix_config}},
+     .overview = areas::p2p_overview_line},
     {.id = "kernel-log",
      .title = "Kernel log",
      .kind = LayerKind::host,

@@ -47,4 +47,14 @@ typedef CUresult (*cu_launch_fn)(CUfunction, unsigned int, unsigned int, unsigne
 typedef CUresult (*cu_sync_fn)(void);                 /* cuCtxSynchronize */
 typedef CUresult (*cu_copy_dtoh_fn)(void*, CUdeviceptr, size_t); /* cuMemcpyDtoH_v2 */
 
+/* The pair proof (cuda_peer.c): capability, enabling, a copy-engine copy between two GPUs. */
+enum {
+  k_cu_peer_already_enabled = 704,                    /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
+};
+typedef CUresult (*cu_can_access_peer_fn)(int*, CUdevice, CUdevice); /* cuDeviceCanAccessPeer(can, dev, peerDev) */
+typedef CUresult (*cu_enable_peer_fn)(CUcontext, unsigned int); /* cuCtxEnablePeerAccess(peerContext, Flags) */
+/* cuMemcpyPeer(dstDevice, dstContext, srcDevice, srcContext, ByteCount) */
+typedef CUresult (*cu_copy_peer_fn)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
+typedef CUresult (*cu_memset_d32_fn)(CUdeviceptr, unsigned int, size_t); /* cuMemsetD32_v2(dst, value, N) */
+
 #endif

@@ -133,15 +133,16 @@ static CUresult load_proof_kernel(struct gd_task* task, const struct gd_cuda_api
   return r;
 }
 
-/* Launch over 4,096 threads, wait for it, copy the result back and check every element. */
-static void run_proof_kernel(struct gd_task* task, const struct gd_cuda_api* api, CUfunction function,
-                             CUdeviceptr buffer) {
+/* Launch over 4,096 threads, wait for it, copy the result back and check every element; 1 when
+ * every element was right. */
+static int run_proof_kernel(struct gd_task* task, const struct gd_cuda_api* api, CUfunction function,
+                            CUdeviceptr buffer) {
   char key[96];
   if (api->launch_kernel == NULL || api->ctx_synchronize == NULL || api->memcpy_dtoh == NULL) {
     snprintf(key, sizeof key, "%s.launch", task->prefix);
     emit_missing(key, api->launch_kernel == NULL ? "cuLaunchKernel"
                       : api->ctx_synchronize == NULL ? "cuCtxSynchronize" : "cuMemcpyDtoH_v2");
-    return;
+    return 0;
   }
   unsigned int count = k_proof_elements;
   unsigned int seed = 0x5eed0000u + (unsigned int)task->index;
@@ -151,25 +152,25 @@ static void run_proof_kernel(struct gd_task* task, const struct gd_cuda_api* api
   CUresult r = api->launch_kernel(function, k_proof_blocks, 1, 1, k_proof_block, 1, 1, 0, NULL, params, NULL);
   snprintf(key, sizeof key, "%s.launch", task->prefix);
   emit_call(api, key, r);
-  if (r != 0) return;
+  if (r != 0) return 0;
   task_stage(task, "sync");
   r = api->ctx_synchronize();
   snprintf(key, sizeof key, "%s.sync", task->prefix);
   emit_call(api, key, r);
   emit_sub_int(key, "duration_us", now_us() - start);
-  if (r != 0) return;
+  if (r != 0) return 0;
   task_stage(task, "copy");
   static __thread uint32_t values[k_proof_elements];
   r = api->memcpy_dtoh(values, buffer, sizeof values);
   snprintf(key, sizeof key, "%s.copy", task->prefix);
   emit_call(api, key, r);
-  if (r != 0) return;
+  if (r != 0) return 0;
   task_stage(task, "check");
   snprintf(key, sizeof key, "%s.check", task->prefix);
   int wrong = proof_first_wrong(values, count, seed);
   if (wrong < 0) {
     emit(key, "ok");
-    return;
+    return 1;
   }
   char text[96];
   emit(key, "wrong");
@@ -178,9 +179,12 @@ static void run_proof_kernel(struct gd_task* task, const struct gd_cuda_api* api
   emit_sub(key, "value", text);
   snprintf(text, sizeof text, "0x%08x", proof_value((uint32_t)wrong, seed));
   emit_sub(key, "expected", text);
+  return 0;
 }
 
-void prove_cuda_device(struct gd_task* task) {
+/* The GPU's own proof; 1 when its kernel's output was checked right, with the context and the
+ * buffer that hold it. */
+static int prove_device_itself(struct gd_task* task, CUcontext* context_out, CUdeviceptr* buffer_out) {
   const struct gd_device_work* work = task->arg;
   const struct gd_cuda_api* api = work->api;
   char key[96];
@@ -190,8 +194,7 @@ void prove_cuda_device(struct gd_task* task) {
     CUresult r = api->device_get(&device, work->index);
     if (r != 0) {
       emit_sub_int(task->prefix, "result", r);
-      task_stage(task, "done");
-      return;
+      return 0;
     }
   }
   emit_properties(api, task->prefix, device);
@@ -202,8 +205,7 @@ void prove_cuda_device(struct gd_task* task) {
   snprintf(key, sizeof key, "%s.context", task->prefix);
   if (api->primary_ctx_retain == NULL || api->ctx_set_current == NULL) {
     emit_missing(key, api->primary_ctx_retain == NULL ? "cuDevicePrimaryCtxRetain" : "cuCtxSetCurrent");
-    task_stage(task, "done");
-    return;
+    return 0;
   }
   CUcontext context = NULL;
   CUresult r = api->primary_ctx_retain(&context, device);
@@ -212,29 +214,36 @@ void prove_cuda_device(struct gd_task* task) {
   }
   emit_call(api, key, r);
   if (r != 0) {
-    task_stage(task, "done");
-    return;
+    return 0;
   }
 
   task_stage(task, "alloc");
   snprintf(key, sizeof key, "%s.alloc", task->prefix);
   if (api->mem_alloc == NULL || api->mem_free == NULL) {
     emit_missing(key, api->mem_alloc == NULL ? "cuMemAlloc_v2" : "cuMemFree_v2");
-    task_stage(task, "done");
-    return;
+    return 0;
   }
   CUdeviceptr buffer = 0;
   r = api->mem_alloc(&buffer, (size_t)1 << 20);
   emit_call(api, key, r);
   if (r != 0) {
-    task_stage(task, "done");
-    return;
+    return 0;
   }
 
+  *context_out = context;
+  *buffer_out = buffer;
   CUfunction function = NULL;
-  if (load_proof_kernel(task, api, &function) == 0) {
-    run_proof_kernel(task, api, function, buffer);
-  }
-  /* The buffer, the module and the context are left to process exit (see cuda_part.h). */
+  if (load_proof_kernel(task, api, &function) != 0) return 0;
+  return run_proof_kernel(task, api, function, buffer);
+}
+
+void prove_cuda_device(struct gd_task* task) {
+  CUcontext context = NULL;
+  CUdeviceptr buffer = 0;
+  int proven = prove_device_itself(task, &context, &buffer);
+  const char* failed_step = task->step ? (const char*)task->step : "start";
   task_stage(task, "done");
+  /* Then, in the same thread, the pairs it is the source of (cuda_peer.c). The buffer, the
+   * module and the context are left to process exit (see cuda_part.h). */
+  peer_prove_outgoing(task, proven, failed_step, context, buffer);
 }

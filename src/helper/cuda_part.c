@@ -31,6 +31,10 @@ static void load_api(void* lib, struct gd_cuda_api* api) {
   LOAD_FN(api->launch_kernel, lib, "cuLaunchKernel");
   LOAD_FN(api->ctx_synchronize, lib, "cuCtxSynchronize");
   LOAD_FN(api->memcpy_dtoh, lib, "cuMemcpyDtoH_v2");
+  LOAD_FN(api->can_access_peer, lib, "cuDeviceCanAccessPeer");
+  LOAD_FN(api->enable_peer, lib, "cuCtxEnablePeerAccess");
+  LOAD_FN(api->memcpy_peer, lib, "cuMemcpyPeer");
+  LOAD_FN(api->memset_d32, lib, "cuMemsetD32_v2");
 }
 
 /* Every GPU in its own thread, waited for until the deadline: one GPU that hangs in its context
@@ -51,6 +55,7 @@ static void prove_devices(const struct gd_cuda_api* api, int count, long long de
     tasks[i].arg = &work[i];
     tasks[i].index = i;
   }
+  peer_setup(tasks, started, deadline_us);
   stage("devices");
   for (int i = 0; i < started; ++i) {
     task_start(&tasks[i]);

@@ -23,12 +23,19 @@ struct gd_cuda_api {
   cu_launch_fn launch_kernel;
   cu_sync_fn ctx_synchronize;
   cu_copy_dtoh_fn memcpy_dtoh;
+  /* The pair proof (cuda_peer.c); any of them missing: the pairs say which symbol. */
+  cu_can_access_peer_fn can_access_peer;
+  cu_enable_peer_fn enable_peer;
+  cu_copy_peer_fn memcpy_peer;
+  cu_memset_d32_fn memset_d32;
 };
 
 /* One GPU's task: its index and the loaded entry points. */
 struct gd_device_work {
   const struct gd_cuda_api* api;
   int index;
+  char peer_prefix[24];  /* "cuda.peer.N": the task's prefix once its own proof is done */
+  char peer_step[32];    /* "peer-copy:M": outlives the step, for a stuck report */
 };
 
 /* Proves one GPU (the task's arg is a struct gd_device_work): properties, a primary context,
@@ -44,5 +51,20 @@ void prove_cuda_device(struct gd_task* task);
 void probe_cuda(const char* path, long long deadline_us, struct gd_task* after_init);
 
 enum { k_max_device_tasks = 64 };
+
+/* ---- The pair proof (cuda_peer.c): every ordered pair of GPUs copies the source's proven
+ * kernel output into a receive slot of the destination's buffer with the copy engine, and the
+ * slot is read back and checked element by element. ---- */
+
+/* Before the GPUs' threads start: which pairs exist (all for up to 8 GPUs, else each GPU with
+ * its neighbours i-1 and i+1), and until when a source waits for its destination to be ready
+ * (a little before `deadline_us`, so the waits end before the main thread's deadline). */
+void peer_setup(struct gd_task* tasks, int count, long long deadline_us);
+/* Called by a GPU's thread once its own proof is over: `proven` when the kernel's output was
+ * checked right, else `failed_step` names where it stopped; then `context` and `buffer` (1 MiB, the proof's output in its first 16 KiB)
+ * are offered to the other GPUs as a destination, and the thread proves its outgoing pairs
+ * under the prefix cuda.peer.N (a hang or crash there is that prefix's, not the GPU's). */
+void peer_prove_outgoing(struct gd_task* task, int proven, const char* failed_step, CUcontext context,
+                         CUdeviceptr buffer);
 
 #endif

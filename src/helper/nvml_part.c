@@ -10,6 +10,7 @@
 #include "nvml_health.h"
 #include "nvml_nvlink.h"
 #include "nvml_part.h"
+#include "nvml_peer.h"
 #include "reply.h"
 
 static void nvml_steps(struct gd_task* task) {
@@ -125,6 +126,7 @@ static void nvml_steps(struct gd_task* task) {
     probe_nvml_health(&health, device, prefix);
     probe_nvml_nvlink(lib, device, prefix);
   }
+  probe_nvml_peers(task, lib, handle_fn, count);
 }
 
 void probe_nvml(struct gd_task* task) {

@@ -13,7 +13,7 @@ namespace {
 
 // The contract. Per-GPU families share the labels index (position in PCI bus order, as
 // nvidia-smi numbers GPUs; not CUDA's ordinal), bus_id and uuid.
-constexpr std::array<PromFamily, 15> k_families = {{
+constexpr std::array<PromFamily, 16> k_families = {{
     {"gpudoctor_info", "gauge", "version,driver",
      "Always 1: the gpudoctor version and the loaded NVIDIA kernel module's version (driver, empty when none)."},
     {"gpudoctor_last_run_timestamp_seconds", "gauge", "", "Unix time at which this gpudoctor run ended."},
@@ -43,6 +43,10 @@ constexpr std::array<PromFamily, 15> k_families = {{
      "The driver's recovery action (0 none, 1 GPU reset, 2 node reboot, 3 drain P2P, 4 drain and reset); NaN unknown."},
     {"gpudoctor_gpu_nvlink_links_up", "gauge", "index,bus_id,uuid",
      "Active NVLink links of the GPU (NVML); 0 when it has no NVLink (NOT_SUPPORTED: PCIe only); NaN unknown."},
+    {"gpudoctor_p2p_pair_ok", "gauge", "a,b",
+     "Peer-to-peer from GPU a to GPU b (CUDA ordinals): 1 when the copy-engine copy was read back right; 0 when it failed "
+     "(data wrong or lost, enabling peer access or the copy returned an error). No sample for pairs without peer access "
+     "or not tested."},
 }};
 
 const PromFamily& family(std::string_view name) {
@@ -179,6 +183,23 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
     std::string value(k_prom_nan);
     if (rows[i].nvml) value = value_of(facts, "nvlink.gpu.*.links_up"_pattern.at(*rows[i].nvml), true);
     out.sample(labels(i), value);
+  }
+  // One sample per ordered pair the helper copied between (p2p.pair.A.B.status).
+  start(out, "gpudoctor_p2p_pair_ok");
+  constexpr std::string_view k_pair_prefix = "p2p.pair.";
+  for (auto it = facts.all().lower_bound(k_pair_prefix); it != facts.all().end() && it->first.starts_with(k_pair_prefix); ++it) {
+    std::string_view rest = std::string_view(it->first).substr(k_pair_prefix.size());
+    if (!rest.ends_with(".status") || it->second.state != FactState::present) continue;
+    rest.remove_suffix(std::string_view(".status").size());
+    std::size_t dot = rest.find('.');
+    if (dot == std::string_view::npos) continue;
+    const auto* status = std::get_if<std::string>(&it->second.value);
+    if (!status) continue;
+    std::string_view value = *status == "proven" ? "1"
+                             : (*status == "wrong" || *status == "enable-failed" || *status == "copy-failed") ? "0"
+                                                                                                              : "";
+    if (value.empty()) continue;
+    out.sample({{"a", std::string(rest.substr(0, dot))}, {"b", std::string(rest.substr(dot + 1))}}, std::string(value));
   }
   return out.text();
 }

@@ -22,7 +22,7 @@ forbid util '#include "(core|sys|probes|rules|report|cli)/' "must not include pr
 # they include core/ only (checked below), so the arrows still point one way, file by file: core ->
 # those headers -> core's own value types, never a probe, sys/, rules/ or report/.
 forbid core '#include "(sys|probes|rules|report|cli)/' "must not include layers above it" \
-  '^core/all_layers\.hpp:[0-9]+:#include "probes/[a-z_]+/[a-z_]+_(facts|overview)\.hpp"$'
+  '^core/all_layers\.hpp:[0-9]+:#include "probes/[a-z0-9_]+/[a-z0-9_]+_(facts|overview)\.hpp"$'
 checks=$((checks + 1))
 hits=$(grep -nE '#include "' probes/*/*_facts.hpp probes/*/*_overview.hpp | grep -vE '#include "core/(fact_catalog|overview)\.hpp"' || true)
 [ -z "$hits" ] || fail "a layer's catalogue section and overview header include only core/fact_catalog.hpp or core/overview.hpp:"$'\n'"$hits"

@@ -224,4 +224,21 @@ if command -v prometheus-node-exporter >/dev/null && command -v curl >/dev/null;
 else
   skip "no prometheus-node-exporter or curl (apt-get install prometheus-node-exporter curl)"
 fi
+# Peer-to-peer from the helper's pair proof (issue 26): with the fake libcuda of 3 GPUs whose copy
+# 0 -> 2 is silently dropped and 1 -> 0 has no peer access, that pair is 0, the proven ones 1, and
+# the pair without access has no sample.
+if [ -f "$FAKES/libcuda.so.1" ] && { [ -e /lib64/ld-linux-x86-64.so.2 ] || [ -e /lib/ld-linux-aarch64.so.1 ]; }; then
+  FAKE_CUDA_DEVICE_COUNT=3 FAKE_CUDA_PEER_DROP_0_2=1 FAKE_CUDA_PEER_ACCESS_1_0=0 \
+    run_gd p2p --libcuda "$FAKES/libcuda.so.1" --libnvml "$FAKES/libnvidia-ml.so.1" --format prometheus
+  promtool_ok "$TMP/p2p.out"
+  value p2p gpudoctor_p2p_pair_ok a=0 b=2 0.0
+  value p2p gpudoctor_p2p_pair_ok a=0 b=1 1.0
+  value p2p gpudoctor_p2p_pair_ok a=2 b=1 1.0
+  checks=$((checks + 1))
+  ! grep -q 'gpudoctor_p2p_pair_ok{a="1",b="0"}' "$TMP/p2p.out" || fail "p2p: a pair without peer access has a sample"
+  checks=$((checks + 1))
+  $PY "$CHECK" contract "$README" "$TMP/p2p.out" >"$TMP/contract.txt" 2>&1 || fail "p2p contract: $(head -20 "$TMP/contract.txt")"
+else
+  skip "no fake libcuda or no glibc loader: the pair metrics are not run"
+fi
 finish

@@ -32,6 +32,8 @@ h200-live-ml.capture.json|0|-
 h200-live-kernel.capture.json|0|-
 fake-eight-one-stuck.capture.json|1|cuda.gpu-stuck
 h200-live-busy-oom.capture.json|0|cuda.gpu-busy
+fake-eight-p2p.capture.json|0|-
+fake-two-p2p.capture.json|0|-
 TABLE
 
 # The healthy H200 (shared/fixtures) is clean: no error, no warning; its helper predates the

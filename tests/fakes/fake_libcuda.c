@@ -26,6 +26,20 @@
  *   FAKE_CUDA_SYNC_RESULT[_<N>]=<int>    cuCtxSynchronize result (719: the kernel failed)
  *   FAKE_CUDA_WRONG_RESULT[_<N>]=<i>     element i of the kernel's output is wrong (a GPU that
  *                                        computes silently wrong)
+
+ * Peer to peer (the helper's pair proof, cuda_peer.c), for the ordered pair source A, destination B:
+ *   FAKE_CUDA_PEER_ACCESS=<0|1>          cuDeviceCanAccessPeer for every pair (default 1)
+ *   FAKE_CUDA_PEER_ACCESS_<A>_<B>=<0|1>  ... for that pair only (wins over the above)
+ *   FAKE_CUDA_PEER_ENABLE_RESULT[_<A>_<B>]=<int>  cuCtxEnablePeerAccess result (711
+ *                                        CUDA_ERROR_TOO_MANY_PEERS, 217 ..._PEER_ACCESS_UNSUPPORTED)
+ *   FAKE_CUDA_PEER_DROP_<A>_<B>=1        cuMemcpyPeer returns success and writes nothing: the
+ *                                        destination keeps what it had (an IOMMU that discards
+ *                                        the peer writes)
+ *   FAKE_CUDA_PEER_CORRUPT_<A>_<B>=<i>   cuMemcpyPeer returns success with element i wrong
+ *   FAKE_CUDA_PEER_COPY_RESULT[_<A>_<B>]=<int>  cuMemcpyPeer result (nothing copied when not 0)
+ *   Hangs and crashes: FAKE_CUDA_HANG_IN / CRASH_IN name cuDeviceCanAccessPeer,
+ *   cuCtxEnablePeerAccess, cuMemcpyPeer or cuMemsetD32_v2, with FAKE_CUDA_FAULT_DEVICE the source
+ *   (the calling thread's device).
  *   FAKE_CUDA_JIT_CACHE=1                a module load creates $HOME/.nv/ComputeCache, as the real
  *                                        driver's JIT does, unless CUDA_CACHE_DISABLE=1
  * The fake "GPU" runs the proof kernel on the host: a launch computes what the PTX computes,
@@ -206,6 +220,9 @@ static const struct { int code; const char* name; const char* text; } k_errors[]
     {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
     {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
     {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", "peer access is not supported across the given devices"},
+    {704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", "peer access is already enabled"},
+    {711, "CUDA_ERROR_TOO_MANY_PEERS", "peer mapping resources exhausted"},
     {304, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
     {802, "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
     {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
@@ -432,4 +449,62 @@ FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice device) {
 FAKE_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
   enter("cuDevicePrimaryCtxRelease_v2");
   return check_device(device);
+}
+
+/* ---- peer to peer: capability, enabling, the copy (see the top of the file) ---- */
+
+/* NAME_<a>_<b> if set, else NAME, else `fallback`. */
+static long pair_env_int(const char* name, int a, int b, long fallback) {
+  char key[96];
+  snprintf(key, sizeof key, "%s_%d_%d", name, a, b);
+  return env_int(key, env_int(name, fallback));
+}
+
+static int device_of_context(CUcontext context) {
+  char* tag = (char*)(void*)context;
+  if (tag < g_context_tags || tag >= g_context_tags + k_max_fake_devices) return -1;
+  return (int)(tag - g_context_tags);
+}
+
+FAKE_EXPORT CUresult cuDeviceCanAccessPeer(int* can_access, CUdevice device, CUdevice peer) {
+  enter_device("cuDeviceCanAccessPeer", device);
+  CUresult r = check_device(device);
+  if (r == k_success) r = check_device(peer);
+  if (r != k_success || can_access == NULL) return r != k_success ? r : k_invalid_value;
+  *can_access = device != peer && pair_env_int("FAKE_CUDA_PEER_ACCESS", device, peer, 1) != 0;
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer_context, unsigned int flags) {
+  enter("cuCtxEnablePeerAccess");
+  int peer = device_of_context(peer_context);
+  if (flags != 0 || peer < 0 || t_device < 0) return k_invalid_value;
+  return (CUresult)pair_env_int("FAKE_CUDA_PEER_ENABLE_RESULT", t_device, peer, 0);
+}
+
+FAKE_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr pointer, unsigned int value, size_t count) {
+  enter("cuMemsetD32_v2");
+  if (pointer == 0) return k_invalid_value;
+  uint32_t* out = (uint32_t*)(uintptr_t)pointer;
+  for (size_t i = 0; i < count; ++i) out[i] = value;
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
+                                  size_t bytes) {
+  enter("cuMemcpyPeer");
+  int a = device_of_context(src_context), b = device_of_context(dst_context);
+  if (dst == 0 || src == 0 || a < 0 || b < 0) return k_invalid_value;
+  CUresult r = (CUresult)pair_env_int("FAKE_CUDA_PEER_COPY_RESULT", a, b, 0);
+  if (r != k_success) return r;
+  char key[96];
+  snprintf(key, sizeof key, "FAKE_CUDA_PEER_DROP_%d_%d", a, b);
+  if (env_int(key, 0) != 0) return k_success; /* the writes are lost on the way, the call succeeds */
+  memcpy((void*)(uintptr_t)dst, (const void*)(uintptr_t)src, bytes);
+  snprintf(key, sizeof key, "FAKE_CUDA_PEER_CORRUPT_%d_%d", a, b);
+  long wrong = env_int(key, -1);
+  if (wrong >= 0 && (size_t)wrong < bytes / 4) {
+    ((uint32_t*)(uintptr_t)dst)[wrong] ^= 0x00000100u; /* one flipped bit */
+  }
+  return k_success;
 }

@@ -8,6 +8,7 @@
 #include "probes/cuda/cuda_devices.hpp"
 #include "probes/cuda/cuda_result_names.hpp"
 #include "probes/cuda/nvml_health.hpp"
+#include "probes/cuda/peer_pairs.hpp"
 #include "sys/helper_exec.hpp"
 #include "util/signal_names.hpp"
 
@@ -49,6 +50,7 @@ void set_all_unknown(FactSet& facts, const std::string& reason) {
   }
   record_no_cuda_devices(facts, true, reason, std::string(k_src_helper));
   record_no_nvml_health(facts, reason, std::string(k_src_helper));
+  record_no_peer_pairs(facts, reason, std::string(k_src_helper));
   set_no_clean_run(facts, std::string(k_src_helper), reason);
 }
 
@@ -287,6 +289,7 @@ void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, c
     record_timeline(*summary.reply, facts);
     std::string reason = not_reached_reason(summary, outcome);
     record_cuda(*summary.reply, facts, reason);
+    record_peer_pairs(*summary.reply, facts, summary.reply->cuda_dlopen_ok == false ? "libcuda did not load" : reason);
     judge_stuck_time(*summary.reply, outcome.timeout_ms ? outcome.timeout_ms : options.cuda_timeout_ms, facts);
     // NVML runs in its own thread: stuck or crashed there, the rest of the reply still holds.
     const HelperReply& reply = *summary.reply;
@@ -308,6 +311,7 @@ void record_first_run(const HelperOutcome& outcome, const RunSummary& summary, c
     }
     record_no_cuda_devices(facts, true, reason, src);
     record_no_nvml_health(facts, reason, src);
+    record_no_peer_pairs(facts, reason, src);
   }
 }
 

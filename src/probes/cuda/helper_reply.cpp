@@ -141,11 +141,91 @@ Field cuda_device_field(HelperReply& reply, std::string_view key) {
   return {};
 }
 
+/// Finds (or adds) the entry of the ordered pair; nullptr beyond the bound.
+template <typename Pair>
+Pair* pair_at(std::vector<Pair>& pairs, int source, int destination) {
+  auto it = std::find_if(pairs.begin(), pairs.end(), [&](const Pair& p) {
+    return p.source == source && p.destination == destination;
+  });
+  if (it != pairs.end()) return &*it;
+  if (pairs.size() >= k_helper_max_peer_pairs) return nullptr;  // bounded
+  pairs.push_back(Pair{});
+  pairs.back().source = source;
+  pairs.back().destination = destination;
+  return &pairs.back();
+}
+
+/// `cuda.peer.…` after the prefix: the scope, a source's lines, a pair's lines.
+Field cuda_peer_field(HelperReply& reply, std::string_view key) {
+  if (key == "scope") return &reply.peer_scope;
+  if (key == "gpus") return &reply.peer_gpus;
+  std::optional<int> source = take_index(key);
+  if (!source) return {};
+  if (key == "stuck") return &device_at(reply.peer_sources, *source).stuck;
+  if (key == "crashed") return &device_at(reply.peer_sources, *source).crashed;
+  std::string_view rest = key;
+  if (consume_prefix(rest, "slots.")) return call_field(device_at(reply.peer_sources, *source).slots, rest);
+  std::optional<int> destination = take_index(key);
+  if (!destination) {
+    // "N.M" alone has no dot after M: take_index needs one, and no key of a pair is bare.
+    return {};
+  }
+  HelperPeerPair* pair = pair_at(reply.peer_pairs, *source, *destination);
+  if (pair == nullptr) return {};
+  if (key == "can_access") return &pair->can_access;
+  if (key == "not_tested") return &pair->not_tested;
+  if (key == "wait_us") return &pair->wait_us;
+  if (key == "check") return &pair->check;
+  if (key == "check.index") return &pair->check_index;
+  if (key == "check.value") return &pair->check_value;
+  if (key == "check.expected") return &pair->check_expected;
+  if (key == "duration_us") return &pair->duration_us;
+  static constexpr std::pair<std::string_view, HelperCall HelperPeerPair::*> k_calls[] = {
+      {"can_access.", &HelperPeerPair::can_access_call}, {"enable.", &HelperPeerPair::enable},
+      {"copy.", &HelperPeerPair::copy},                  {"sync.", &HelperPeerPair::sync},
+      {"readback.", &HelperPeerPair::readback},
+  };
+  for (const auto& [prefix, member] : k_calls) {
+    rest = key;
+    if (consume_prefix(rest, prefix)) return call_field(pair->*member, rest);
+  }
+  return {};
+}
+
+/// `nvml.peer.A.B.…`: NVML's P2P status and common ancestor of a pair.
+Field nvml_peer_field(HelperReply& reply, std::string_view key) {
+  std::optional<int> source = take_index(key);
+  std::optional<int> destination = source ? take_index(key) : std::nullopt;
+  if (!destination) return {};
+  HelperNvmlPeerPair* pair = pair_at(reply.nvml_peer_pairs, *source, *destination);
+  if (pair == nullptr) return {};
+  static constexpr struct {
+    std::string_view name;
+    std::optional<int> HelperNvmlPeerPair::*value;
+    HelperCall HelperNvmlPeerPair::*call;
+  } k_queries[] = {
+      {"read", &HelperNvmlPeerPair::read, &HelperNvmlPeerPair::read_call},
+      {"write", &HelperNvmlPeerPair::write, &HelperNvmlPeerPair::write_call},
+      {"nvlink", &HelperNvmlPeerPair::nvlink, &HelperNvmlPeerPair::nvlink_call},
+      {"topology", &HelperNvmlPeerPair::topology, &HelperNvmlPeerPair::topology_call},
+  };
+  for (const auto& query : k_queries) {
+    if (key == query.name) return &(pair->*query.value);
+    std::string_view rest = key;
+    if (consume_prefix(rest, query.name) && consume_prefix(rest, ".")) return call_field(pair->*query.call, rest);
+  }
+  return {};
+}
+
 /// `<thread>.stage` and `<thread>.stage.at_us` lines of a GPU's thread or NVML's; false for other keys.
 bool take_step_line(HelperReply& reply, std::string_view key, const std::string& value) {
   HelperSteps* steps = nullptr;
   std::string_view rest = key;
-  if (consume_prefix(rest, "nvml.")) {
+  if (consume_prefix(rest, "cuda.peer.")) {
+    std::optional<int> index = take_index(rest);
+    if (!index || (rest != "stage" && rest != "stage.at_us")) return false;
+    steps = &device_at(reply.peer_sources, *index).steps;
+  } else if (consume_prefix(rest, "nvml.")) {
     steps = &reply.nvml_steps;
   } else if (consume_prefix(rest, "cuda.device.")) {
     std::optional<int> index = take_index(rest);
@@ -207,6 +287,12 @@ bool take_nvml_health_line(HelperReply& reply, std::string_view key, const std::
 
 /// `cuda.device.N.*` / `nvml.device.N.*` with N not a number in 0..k_helper_max_device_index.
 bool is_out_of_bound_device(std::string_view key) {
+  if (consume_prefix(key, "cuda.peer.") || consume_prefix(key, "nvml.peer.")) {
+    if (key == "scope" || key == "gpus") return false;
+    if (!take_index(key)) return true;  // the source
+    bool pair_key = !key.empty() && key[0] >= '0' && key[0] <= '9';
+    return pair_key && !take_index(key);  // the destination of `A.B.…`
+  }
   if (!consume_prefix(key, "cuda.device.") && !consume_prefix(key, "nvml.device.")) {
     return false;
   }
@@ -251,6 +337,10 @@ Field typed_field(HelperReply& reply, std::string_view key) {
   if (consume_prefix(rest, "nvml.device.")) {
     return nvml_device_field(reply, rest);
   }
+  rest = key;
+  if (consume_prefix(rest, "cuda.peer.")) return cuda_peer_field(reply, rest);
+  rest = key;
+  if (consume_prefix(rest, "nvml.peer.")) return nvml_peer_field(reply, rest);
   return {};
 }
 
@@ -398,6 +488,12 @@ Result<HelperReply> parse_helper_reply(std::string_view text) {
   auto by_index = [](const auto& a, const auto& b) { return a.index < b.index; };
   std::sort(reply.cuda_devices.begin(), reply.cuda_devices.end(), by_index);
   std::sort(reply.nvml_devices.begin(), reply.nvml_devices.end(), by_index);
+  std::sort(reply.peer_sources.begin(), reply.peer_sources.end(), by_index);
+  auto by_pair = [](const auto& a, const auto& b) {
+    return a.source != b.source ? a.source < b.source : a.destination < b.destination;
+  };
+  std::sort(reply.peer_pairs.begin(), reply.peer_pairs.end(), by_pair);
+  std::sort(reply.nvml_peer_pairs.begin(), reply.nvml_peer_pairs.end(), by_pair);
   return reply;
 }
 

@@ -72,6 +72,50 @@ struct HelperNvmlDevice {
   std::map<std::string, std::string, std::less<>> nvlink;
 };
 
+/// One ordered pair of the pair proof (protocol 1.3): source GPU A copied its proven kernel output
+/// into destination B's memory (`cuda.peer.A.B.*`). A and B are CUDA's indices.
+struct HelperPeerPair {
+  int source = 0;
+  int destination = 0;
+  std::optional<int> can_access;  ///< cuDeviceCanAccessPeer: 1 claims access
+  HelperCall can_access_call;     ///< only when cuDeviceCanAccessPeer failed
+  std::optional<std::string> not_tested;  ///< why a pair that claims access was not copied
+  std::optional<std::int64_t> wait_us;    ///< how long A waited for B to be ready
+  HelperCall enable;    ///< cuCtxEnablePeerAccess (704: already enabled, counts as enabled)
+  HelperCall copy;      ///< cuMemcpyPeer
+  HelperCall sync;      ///< cuCtxSynchronize after it
+  HelperCall readback;  ///< cuMemcpyDtoH_v2 of B's slot
+  std::optional<std::string> check;           ///< "ok" or "wrong"
+  std::optional<std::int64_t> check_index;    ///< the first wrong element
+  std::optional<std::string> check_value;     ///< what B's slot held there
+  std::optional<std::string> check_expected;  ///< what A's kernel wrote
+  std::optional<std::int64_t> duration_us;    ///< enable to the end of the check
+};
+
+/// NVML's view of an ordered pair (`nvml.peer.A.B.*`, 1.3; nvml_peer.c), with NVML's indices,
+/// which need not be CUDA's (match them by bus id).
+struct HelperNvmlPeerPair {
+  int source = 0;
+  int destination = 0;
+  std::optional<int> read;      ///< nvmlGpuP2PStatus_t for NVML_P2P_CAPS_INDEX_READ: 0 OK
+  std::optional<int> write;     ///< ... WRITE
+  std::optional<int> nvlink;    ///< ... NVLINK
+  std::optional<int> topology;  ///< nvmlGpuTopologyLevel_t (A < B only): 0, 10, ... 50
+  HelperCall read_call, write_call, nvlink_call, topology_call;  ///< when a query failed
+};
+
+/// A GPU's thread while it proves the pairs it is the source of (`cuda.peer.N.*`, 1.3).
+struct HelperPeerSource {
+  int index = 0;
+  std::optional<std::string> stuck;    ///< the pair step it was still in at the deadline ("peer-copy:3")
+  std::optional<std::string> crashed;  ///< "SIGSEGV in peer-copy:3"
+  HelperCall slots;                    ///< clearing its receive slots failed
+  HelperSteps steps;
+};
+
+/// At most this many pairs are kept (64 GPUs, every ordered pair).
+inline constexpr std::size_t k_helper_max_peer_pairs = 64 * 63;
+
 /// At most this many health keys per NVML device are kept (the helper writes about 40).
 inline constexpr std::size_t k_helper_max_health_keys = 128;
 /// At most this many NVLink keys per NVML device are kept (36 links of about 10 lines each).
@@ -96,6 +140,12 @@ struct HelperReply {
   std::optional<int> cuda_device_count;
   std::vector<HelperCudaDevice> cuda_devices;  ///< sorted by index
   std::optional<int> cuda_devices_not_started;  ///< GPUs above the helper's thread bound (64)
+  // The pair proof (protocol 1.3); none of it with one GPU or before 1.3.
+  std::optional<std::string> peer_scope;  ///< "all", "neighbours" or "off"
+  std::optional<int> peer_gpus;           ///< the GPUs the pairs are drawn from
+  std::vector<HelperPeerPair> peer_pairs;        ///< sorted by source, then destination
+  std::vector<HelperPeerSource> peer_sources;    ///< sorted by index
+  std::vector<HelperNvmlPeerPair> nvml_peer_pairs;  ///< sorted by source, then destination
 
   std::optional<bool> nvml_dlopen_ok;
   std::optional<std::string> nvml_dlerror;

@@ -47,7 +47,7 @@ TEST_CASE("parallel proof: every GPU runs the kernel and gets it right", "[helpe
   REQUIRE(outcome.status == Status::finished);
   gd::HelperReply reply = parsed(outcome);
   CHECK(reply.complete);
-  CHECK(reply.protocol_minor == 3);  // 1.2: memory, processes, MIG devices; 1.3: NVLink
+  CHECK(reply.protocol_minor == 3);  // 1.2: memory, processes, MIG devices; 1.3: NVLink, the pair proof
   REQUIRE(reply.cuda_devices.size() == 4);
   for (int i = 0; i < 4; ++i) check_proven(device(reply, i));
   CHECK(device(reply, 3).module_jit_us == 500);  // the fake reports CU_JIT_WALL_TIME 0.5 ms
@@ -169,6 +169,52 @@ TEST_CASE("parallel proof: started early, collected later", "[helper][parallel]"
   gd::HelperReply reply = parsed(outcome);
   CHECK(reply.complete);
   check_proven(device(reply, 1));
+}
+
+TEST_CASE("pair proof: every ordered pair copied, read back and checked beside the GPUs' proofs", "[helper][parallel][peer]") {
+  ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "4");
+  gd::HelperOutcome outcome = run(fake_request());
+  REQUIRE(outcome.status == Status::finished);
+  gd::HelperReply reply = parsed(outcome);
+  CHECK(reply.peer_scope == "all");
+  REQUIRE(reply.peer_pairs.size() == 12);
+  for (const gd::HelperPeerPair& pair : reply.peer_pairs) {
+    INFO(pair.source << " -> " << pair.destination);
+    CHECK(pair.can_access == 1);
+    CHECK(pair.enable.result == 0);
+    CHECK(pair.copy.result == 0);
+    CHECK(pair.readback.result == 0);
+    CHECK(pair.check == "ok");
+  }
+  CHECK(reply.nvml_peer_pairs.size() == 12);
+}
+
+TEST_CASE("pair proof: a GPU stuck in its context holds none of the other pairs", "[helper][parallel][peer]") {
+  ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "4");
+  ScopedEnv hang("FAKE_CUDA_HANG_IN", "cuDevicePrimaryCtxRetain");
+  ScopedEnv only("FAKE_CUDA_FAULT_DEVICE", "2");
+  gd::HelperRequest request = fake_request();
+  request.timeout_ms = 3000;
+  gd::HelperOutcome outcome = run(request);
+  REQUIRE(outcome.status == Status::finished);
+  CHECK(outcome.duration_ms < request.timeout_ms);
+  gd::HelperReply reply = parsed(outcome);
+  CHECK(reply.complete);
+  CHECK(device(reply, 2).stuck == "context");
+  int proven = 0, waited_for_2 = 0;
+  for (const gd::HelperPeerPair& pair : reply.peer_pairs) {
+    INFO(pair.source << " -> " << pair.destination);
+    if (pair.destination == 2) {
+      REQUIRE(pair.not_tested.has_value());
+      CHECK(pair.not_tested->starts_with("GPU 2: not ready by the deadline (still in context)"));
+      ++waited_for_2;
+    } else if (pair.source != 2) {
+      CHECK(pair.check == "ok");
+      ++proven;
+    }
+  }
+  CHECK(proven == 6);
+  CHECK(waited_for_2 == 3);
 }
 
 }  // namespace GD_UNITY_ID
