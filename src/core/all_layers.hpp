@@ -40,6 +40,7 @@
 #include "probes/p2p/p2p_facts.hpp"
 #include "probes/pci/pci_facts.hpp"
 #include "probes/python/python_facts.hpp"
+#include "probes/rdma/rdma_facts.hpp"
 #include "probes/system/host_facts.hpp"
 #include "probes/system/system_facts.hpp"
 #include "probes/toolkit/toolkit_facts.hpp"
@@ -56,6 +57,7 @@
 #include "probes/p2p/p2p_overview.hpp"
 #include "probes/pci/pci_overview.hpp"
 #include "probes/python/python_overview.hpp"
+#include "probes/rdma/rdma_overview.hpp"
 #include "probes/toolkit/toolkit_overview.hpp"
 
 namespace gd {
@@ -163,6 +165,16 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"limits"},
      .rule_folders = {{"limits", Scope::environment, Action::fix_config}},
      .overview = areas::limits_overview_line},
+    // HCAs and their ports, the GPUDirect RDMA provider, RoCE GIDs and each GPU's nearest NIC
+    // (issue 26 item 4): the node's. Its container check reads the limits layer's uverbs facts.
+    {.id = "rdma",
+     .title = "RDMA and GPUDirect",
+     .kind = LayerKind::host,
+     .fact_prefixes = {"rdma."},
+     .sections = {catalog::rdma_facts},
+     .areas = {"rdma"},
+     .rule_folders = {{"rdma", Scope::node, Action::fix_config}},
+     .overview = areas::rdma_overview_line},
     {.id = "python",
      .title = "Python / PyTorch",
      .kind = LayerKind::environment,

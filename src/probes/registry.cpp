@@ -16,6 +16,7 @@
 #include "probes/pci/pci.hpp"
 #include "probes/probe.hpp"
 #include "probes/python/python_stack.hpp"
+#include "probes/rdma/rdma_probe.hpp"
 #include "probes/system/services.hpp"
 #include "probes/system/system.hpp"
 #include "probes/target/target_host.hpp"
@@ -36,6 +37,7 @@ constexpr const Layer& libraries = layer_named("libraries");
 constexpr const Layer& cuda = layer_named("cuda");
 constexpr const Layer& kernel_log = layer_named("kernel-log");
 constexpr const Layer& limits = layer_named("limits");
+constexpr const Layer& rdma = layer_named("rdma");
 constexpr const Layer& python = layer_named("python");
 constexpr const Layer& toolkit = layer_named("toolkit");
 constexpr const Layer& environment = layer_named("environment");
@@ -59,6 +61,7 @@ constexpr std::array k_probes = {
     ProbeEntry{container, "containers", probe_containers},      // what stands between the user and /dev
     ProbeEntry{container, "target_container", probe_target_container, preflight_only},  // the image runs in one
     ProbeEntry{limits, "collective_limits", probe_collective_limits},  // /dev/shm, memlock, RDMA: needs dev.gpu_nodes
+    ProbeEntry{rdma, "rdma", probe_rdma},  // HCAs, GPUDirect, RoCE GIDs, NIC affinity: needs pci, kmod, host, env
     ProbeEntry{libraries, "libraries", probe_libraries},        // which user-space driver would load
     ProbeEntry{libraries, "target_libraries", probe_target_libraries, preflight_only},  // the runtime injects them
     ProbeEntry{toolkit, "cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use

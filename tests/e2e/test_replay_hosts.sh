@@ -30,6 +30,8 @@ blackwell-firmware-missing.capture.json|1|firmware.gsp-firmware-missing
 upgrade-without-reboot.capture.json|1|driver.userspace-version-mismatch
 h200-live-ml.capture.json|0|-
 h200-live-kernel.capture.json|0|-
+h200-live-rdma-ndr.capture.json|0|-
+h200-live-rdma-port-down.capture.json|0|rdma.port-down
 fake-eight-one-stuck.capture.json|1|cuda.gpu-stuck
 h200-live-busy-oom.capture.json|0|cuda.gpu-busy
 fake-eight-p2p.capture.json|0|-

@@ -14,6 +14,7 @@ constexpr EnvFact k_env_facts[] = {
     {"CUDA_VISIBLE_DEVICES", "env.cuda_visible_devices"_fact},  // hides or renumbers GPUs
     {"LD_LIBRARY_PATH", "env.ld_library_path"_fact},            // can put a stub or compat libcuda first
     {"LD_PRELOAD", "env.ld_preload"_fact},                      // can inject a libcuda
+    {"NCCL_IB_GID_INDEX", "env.nccl_ib_gid_index"_fact},        // the RoCE GID NCCL uses (probes/rdma checks it)
 };
 
 }  // namespace
