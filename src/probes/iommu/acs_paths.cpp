@@ -80,8 +80,11 @@ void set_acs_unknown(const std::string& reason, FactSet& facts) {
 
 void set_acs_facts(Host& host, const std::vector<PeerDevice>& gpus, const std::vector<PeerDevice>& nics, FactSet& facts) {
   const std::string source(k_source);
-  // A device whose place in the tree is unknown leaves every path through it unknown.
+  // A device whose place in the tree is unknown leaves every path through it unknown (without a
+  // peer there is no path, and its place was not looked up).
+  const bool has_peers = gpus.size() >= 2 || (!gpus.empty() && !nics.empty());
   for (const auto* list : {&gpus, &nics}) {
+    if (!has_peers) break;
     for (const PeerDevice& device : *list) {
       if (!device.path) {
         set_acs_unknown(fmt::format("where {} sits on the PCI bus is unknown: {}", device.label(), device.path_reason), facts);

@@ -156,8 +156,14 @@ void probe_iommu(Host& host, const ProbeOptions&, FactSet& facts) {
     set_acs_unknown(unknown, facts);
     return;
   }
-  for (PeerDevice& gpu : gpus.gpus) locate(host, gpu);
-  for (PeerDevice& nic : nics.nics) locate(host, nic);
+  // The bus topology matters only between peers: one GPU and no NIC has no path to look at.
+  const bool has_peers = gpus.gpus.size() >= 2 || (!gpus.gpus.empty() && !nics.nics.empty());
+  for (auto* list : {&gpus.gpus, &nics.nics}) {
+    for (PeerDevice& device : *list) {
+      if (has_peers) locate_path(host, device);
+      locate_group(host, device);
+    }
+  }
   set_groups(gpus.gpus, nics.nics, facts);
   set_acs_facts(host, gpus.gpus, nics.nics, facts);
   set_faults(gpus.gpus, nics.nics, facts);

@@ -82,15 +82,21 @@ NicList rdma_nics(Host& host) {
   return out;
 }
 
-void locate(Host& host, PeerDevice& device) {
+void locate_path(Host& host, PeerDevice& device) {
   std::string dir = fmt::format("{}/{}", k_pci_devices, device.bus_id);
   if (auto target = host.read_link(dir)) {
     device.path = pci_path_from_link(*target);
     if (!device.path) device.path_reason = fmt::format("{} leads to '{}', not a PCI function under /sys/devices", dir, *target);
+  } else if (target.error().code == EINVAL) {
+    // A folder where the kernel has a link: a copied tree, which keeps no bus topology.
+    device.path_reason = fmt::format("{} is not a link into /sys/devices (a copied tree keeps no PCI topology)", dir);
   } else {
     device.path_reason = missing_or(target.error(), host, dir);
   }
-  std::string group_link = dir + "/iommu_group";
+}
+
+void locate_group(Host& host, PeerDevice& device) {
+  std::string group_link = fmt::format("{}/{}/iommu_group", k_pci_devices, device.bus_id);
   auto group = host.read_link(group_link);
   if (!group) {
     // No link: the device is in no IOMMU group (no IOMMU, or none covers it).

@@ -42,7 +42,10 @@ struct NicList {
 };
 NicList rdma_nics(Host& host);
 
-/// Fills in the device's path, IOMMU group and domain type from sysfs.
-void locate(Host& host, PeerDevice& device);
+/// Fills in the device's place in the PCI tree (needed only where it has a peer).
+void locate_path(Host& host, PeerDevice& device);
+
+/// Fills in the device's IOMMU group and the group's domain type.
+void locate_group(Host& host, PeerDevice& device);
 
 }  // namespace gd

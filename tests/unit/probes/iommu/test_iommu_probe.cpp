@@ -267,6 +267,14 @@ TEST_CASE("iommu probe: what cannot be read is unknown, not a clean host", "[pro
   CHECK(facts.find("acs.redirect_bridges"_fact)->reason ==
         "where GPU 0000:01:00.0 sits on the PCI bus is unknown: no /sys/bus/pci/devices/0000:01:00.0 in this root or capture");
 
+  // A copied tree: the devices are folders, not the kernel's links, so the topology is gone.
+  tree.capture.paths["/sys/bus/pci/devices/0000:01:00.0/vendor"].read = std::string("0x10de\n");
+  tree.capture.paths["/sys/bus/pci/devices/0000:02:00.0/vendor"].read = std::string("0x10de\n");
+  facts = tree.run();
+  CHECK(facts.find("acs.redirect_bridges"_fact)->reason ==
+        "where GPU 0000:01:00.0 sits on the PCI bus is unknown: /sys/bus/pci/devices/0000:01:00.0 is not a link into "
+        "/sys/devices (a copied tree keeps no PCI topology)");
+
   // The PCI layer could not list the GPUs.
   gd::ReplayHost host(Capture{});
   FactSet unknown;
