@@ -133,8 +133,10 @@ void set_acs_facts(Host& host, const std::vector<PeerDevice>& gpus, const std::v
   auto redirect_list = [&](const std::vector<std::string>& order, std::map<std::string, RedirectUse>& uses, std::string_view noun) {
     std::vector<std::string> out;
     for (const std::string& bridge : order) {
+      std::vector<std::string> between = uses[bridge].between;
+      std::sort(between.begin(), between.end());  // bus order: "GPU ..." before a NIC's name
       out.push_back(fmt::format("{} ({}) between {}{}", bridge, describe_redirect_bits(table.get(bridge).control), noun,
-                                joined_and(uses[bridge].between)));
+                                joined_and(between)));
     }
     return out;
   };
