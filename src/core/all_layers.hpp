@@ -31,6 +31,7 @@
 #include "probes/driver/driver_facts.hpp"
 #include "probes/driver/firmware_facts.hpp"
 #include "probes/environment/environment_facts.hpp"
+#include "probes/iommu/iommu_facts.hpp"
 #include "probes/kernel_log/kernel_log_facts.hpp"
 #include "probes/libraries/library_facts.hpp"
 #include "probes/libraries/service_facts.hpp"
@@ -49,6 +50,7 @@
 #include "probes/devices/devices_overview.hpp"
 #include "probes/driver/driver_overview.hpp"
 #include "probes/environment/environment_overview.hpp"
+#include "probes/iommu/iommu_overview.hpp"
 #include "probes/kernel_log/kernel_log_overview.hpp"
 #include "probes/libraries/libraries_overview.hpp"
 #include "probes/limits/limits_overview.hpp"
@@ -153,6 +155,17 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"kernel-log", "xid"},
      .rule_folders = {{"klog", Scope::node, Action::reboot}, {"xid", Scope::node, Action::reset_gpu}},
      .overview = areas::kernel_log_overview_line},
+    // The IOMMU's mode for the GPUs and RDMA NICs, the PCIe ACS redirect bits of the bridges between
+    // them, and the kernel log's IOMMU faults that name them (issue 26): the node's, set by its BIOS
+    // and kernel command line.
+    {.id = "iommu",
+     .title = "IOMMU and PCIe ACS",
+     .kind = LayerKind::host,
+     .fact_prefixes = {"iommu.", "acs."},
+     .sections = {catalog::iommu_facts},
+     .areas = {"iommu"},
+     .rule_folders = {{"iommu", Scope::node, Action::fix_config}},
+     .overview = areas::iommu_overview_line},
     // /dev/shm, RLIMIT_MEMLOCK, CAP_IPC_LOCK and the RDMA devices of the running process, against
     // its GPUs: what NCCL's shared-memory and RDMA transports need (issue 26). The process's, set by
     // the container runtime or the job that started it: --scope node reads the agent's own, which

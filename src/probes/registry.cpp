@@ -7,6 +7,7 @@
 #include "probes/environment/environment.hpp"
 #include "probes/driver/firmware.hpp"
 #include "probes/kernel_log/kernel_log.hpp"
+#include "probes/iommu/iommu_probe.hpp"
 #include "probes/libraries/libraries.hpp"
 #include "probes/limits/collective_limits.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
@@ -36,6 +37,7 @@ constexpr const Layer& container = layer_named("container");
 constexpr const Layer& libraries = layer_named("libraries");
 constexpr const Layer& cuda = layer_named("cuda");
 constexpr const Layer& kernel_log = layer_named("kernel-log");
+constexpr const Layer& iommu = layer_named("iommu");
 constexpr const Layer& limits = layer_named("limits");
 constexpr const Layer& rdma = layer_named("rdma");
 constexpr const Layer& python = layer_named("python");
@@ -67,6 +69,7 @@ constexpr std::array k_probes = {
     ProbeEntry{toolkit, "cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use
     ProbeEntry{system, "services", probe_services},             // distribution, libc, daemons
     ProbeEntry{kernel_log, "kernel_log", probe_kernel_log},     // what the driver said
+    ProbeEntry{iommu, "iommu", probe_iommu},                    // IOMMU, ACS, faults: needs pci and the kernel log's lines
     ProbeEntry{cuda, "cuda_driver", probe_cuda_driver},         // libcuda + NVML in the helper (slowest)
     ProbeEntry{python, "python_stack", probe_python_stack},     // the Python environment, torch and its GPU code
     ProbeEntry{cross_checks, "driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above

@@ -117,6 +117,34 @@ else
   expect_out closed 'needs root|EACCES'
 fi
 
+# 8. PCI config space of the bridges between two GPUs (the iommu layer reads their ACS capability):
+# a capability list that loops, random bytes, a 2 GB sparse file, five bytes; device links that loop.
+t=$(skeleton "$TMP/acs")
+rm -rf "$t/sys/bus/pci/devices/0000:00:06.0"
+mkdir -p "$t/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.0" \
+  "$t/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:01.0/0000:04:00.0" "$t/sys/class/iommu/dmar0"
+for gpu in 0000:01:00.0/0000:02:00.0/0000:03:00.0 0000:01:00.0/0000:02:01.0/0000:04:00.0; do
+  d="$t/sys/devices/pci0000:00/0000:00:01.0/$gpu"
+  printf '0x10de\n' >"$d/vendor"; printf '0x2335\n' >"$d/device"; printf '0x030200\n' >"$d/class"
+  ln -s "../../../devices/pci0000:00/0000:00:01.0/$gpu" "$t/sys/bus/pci/devices/${gpu##*/}"
+  ln -s iommu_group "$d/iommu_group"  # a link to itself
+done
+for b in 0000:00:01.0 0000:01:00.0 0000:02:00.0 0000:02:01.0; do
+  ln -s "../../../devices/pci0000:00/$(echo "$b" | sed 's|0000:01:00.0|0000:00:01.0/0000:01:00.0|; s|0000:02:0\(.\).0|0000:00:01.0/0000:01:00.0/0000:02:0\1.0|')" \
+    "$t/sys/bus/pci/devices/$b"
+done
+dev="$t/sys/devices/pci0000:00/0000:00:01.0"
+truncate -s 2G "$dev/config"  # the root port is above both GPUs' switch: not between them, not read
+head -c 4096 /dev/urandom >"$dev/0000:01:00.0/config"
+loop="$dev/0000:01:00.0/0000:02:00.0/config"  # an extended capability at 0x100 whose next is 0x100
+head -c 256 /dev/zero >"$loop"; printf '\x03\x00\x01\x10' >>"$loop"; head -c 3836 /dev/zero >>"$loop"
+printf 'short' >"$dev/0000:01:00.0/0000:02:01.0/config"
+survives acs --root "$t" --json
+checks=$((checks + 1))
+grep -q 'capability list does not end' "$TMP/acs.out" || fail "acs: the looping capability list is not named: $(grep -o '"acs.unreadable_bridges"[^]]*' "$TMP/acs.out" | head -c 600)"
+checks=$((checks + 1))
+grep -q '0000:02:01.0/config holds 5 bytes' "$TMP/acs.out" || fail "acs: the five-byte config file is not named"
+
 # 7. A truncated and a hand-edited capture are refused with a message naming the file.
 run_gd full --root "$TMP/fifo" --json
 expect_rc full 0

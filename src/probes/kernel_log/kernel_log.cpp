@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/fact_key.hpp"
+#include "probes/kernel_log/iommu_fault_lines.hpp"
 #include "probes/kernel_log/kernel_log_facts.hpp"
 #include "probes/kernel_log/kernel_log_framing.hpp"
 #include "probes/kernel_log/kernel_log_parser.hpp"
@@ -29,6 +30,9 @@ constexpr std::string_view k_syslog_files[] = {"/var/log/kern.log", "/var/log/me
 // "kern.* -/var/log/kern.log", while /var/log/syslog ("*.*;auth,authpriv.none") and RHEL's
 // /var/log/messages ("*.info;mail.none;authpriv.none;cron.none") take every program's messages.
 constexpr std::string_view k_kern_only_file = "/var/log/kern.log";
+// IOMMU fault lines kept for the iommu layer: the kernel rate-limits them, but a storm of
+// dropped peer writes still prints many; the newest few name the devices.
+constexpr std::size_t k_max_iommu_fault_lines = 32;
 
 struct KernelLog {
   std::string source;
@@ -262,6 +266,7 @@ void set_findings(const KernelLog& log, FactSet& facts) {
   facts.set("klog.uvm_failure"_fact, !found.uvm_messages.empty(), source);
   facts.set("klog.uvm_messages"_fact, found.uvm_messages, source);
   facts.set("klog.resume_seen"_fact, found.resume_seen, source);
+  facts.set("klog.iommu_fault_lines"_fact, iommu_fault_lines(log.lines, k_max_iommu_fault_lines), source);
 }
 
 }  // namespace

@@ -74,6 +74,10 @@ inline constexpr FactSpec k_kernel_log_facts[] = {
     FactSpec{"klog.uvm_failure", T::boolean, "nvidia-uvm logged a failure (load or initialisation)"},
     FactSpec{"klog.uvm_messages", T::list, "the nvidia-uvm failure messages"},
     FactSpec{"klog.resume_seen", T::boolean, "the system was suspended and resumed during this boot"},
+    // Read by the iommu layer (probes/iommu), which matches them to GPUs and RDMA NICs.
+    FactSpec{"klog.iommu_fault_lines", T::list,
+             "the newest IOMMU DMA fault reports of this boot, as printed (at most 32): Intel 'DMAR: [DMA Write NO_PASID] "
+             "Request device [18:00.0] fault addr ...', AMD 'AMD-Vi: Event logged [IO_PAGE_FAULT device=...]'"},
 };
 
 /// The section, as core/all_layers.hpp names it.

@@ -1,0 +1,59 @@
+#include "probes/iommu/pci_topology.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+
+using Path = std::vector<std::string>;
+
+TEST_CASE("PCI path: from the /sys/bus/pci/devices link to the bridges above", "[probes][iommu]") {
+  // ls -l /sys/bus/pci/devices/ of a host with a GPU behind a PCIe switch (relative, as the kernel makes them).
+  CHECK(gd::pci_path_from_link("../../../devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:08.0/0000:03:00.0") ==
+        Path{"0000:00:01.0", "0000:01:00.0", "0000:02:08.0", "0000:03:00.0"});
+  // A VM's GPU on the root bus: no bridge above it.
+  CHECK(gd::pci_path_from_link("../../../devices/pci0000:00/0000:00:06.0") == Path{"0000:00:06.0"});
+  // Intel VMD: a second host bridge (domain 10000) below a function of the first.
+  CHECK(gd::pci_path_from_link("/sys/devices/pci0000:00/0000:00:0e.0/pci10000:e0/10000:e0:06.0/10000:e1:00.0") ==
+        Path{"0000:00:0e.0", "10000:e0:06.0", "10000:e1:00.0"});
+  CHECK_FALSE(gd::pci_path_from_link("../../../devices/platform/soc/gpu").has_value());
+  CHECK_FALSE(gd::pci_path_from_link("").has_value());
+  CHECK_FALSE(gd::pci_path_from_link("../../../devices/pci0000:00/0000:00:01.0/driver").has_value());
+}
+
+TEST_CASE("PCI path: bus ids", "[probes][iommu]") {
+  CHECK(gd::is_pci_bus_id("0000:18:00.0"));
+  CHECK(gd::is_pci_bus_id("10000:e1:00.7"));
+  CHECK_FALSE(gd::is_pci_bus_id("18:00.0"));
+  CHECK_FALSE(gd::is_pci_bus_id("0000:18:00.8"));
+  CHECK_FALSE(gd::is_pci_bus_id("pci0000:00"));
+  CHECK_FALSE(gd::is_pci_bus_id("0000:18:00.0x"));
+}
+
+TEST_CASE("PCI path: the bridges between two GPUs", "[probes][iommu]") {
+  // Two GPUs below two downstream ports of one switch under root port 00:01.0: traffic turns in
+  // the switch; the kernel checks both downstream ports and the common upstream port.
+  Path a{"0000:00:01.0", "0000:01:00.0", "0000:02:08.0", "0000:03:00.0"};
+  Path b{"0000:00:01.0", "0000:01:00.0", "0000:02:10.0", "0000:04:00.0"};
+  gd::BridgesBetween same_switch = gd::bridges_between(a, b);
+  CHECK(same_switch.bridges == Path{"0000:01:00.0", "0000:02:08.0", "0000:02:10.0"});
+  CHECK_FALSE(same_switch.through_root_complex);
+
+  // Two GPUs under two root ports: they meet in the root complex; every bridge of both paths.
+  Path c{"0000:00:01.0", "0000:01:00.0"};
+  Path d{"0000:00:03.0", "0000:02:00.0"};
+  gd::BridgesBetween root = gd::bridges_between(c, d);
+  CHECK(root.bridges == Path{"0000:00:01.0", "0000:00:03.0"});
+  CHECK(root.through_root_complex);
+
+  // A VM: both on the root bus, nothing between them.
+  gd::BridgesBetween vm = gd::bridges_between(Path{"0000:00:06.0"}, Path{"0000:00:07.0"});
+  CHECK(vm.bridges.empty());
+  CHECK(vm.through_root_complex);
+
+  // Two functions below one port (a GPU and its audio function, or two GPUs on one bus):
+  // the only bridge is the port itself.
+  CHECK(gd::bridges_between(Path{"0000:00:01.0", "0000:01:00.0"}, Path{"0000:00:01.0", "0000:01:00.1"}).bridges ==
+        Path{"0000:00:01.0"});
+}
+
+}  // namespace GD_UNITY_ID
