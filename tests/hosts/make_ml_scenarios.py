@@ -800,6 +800,21 @@ ABOUT_NCCL = ("The real H200 container whose venv has torch 2.11.0+cu130 and its
               " wheel (the library in nvidia/nccl/lib, the wheel's METADATA), with eth0 up and lo")
 NCCL_HCAS = {"paths": {"/sys/class/infiniband": {"list": ["mlx5_0", "mlx5_1"]}}}
 
+# eth1 up beside eth0, with its own link route to eth0's subnet (NVIDIA/nccl#1581's table).
+NCCL_NET_TWO_NICS = merge(NCCL_NET, {"paths": {
+    "/sys/class/net": {"list": ["eth0", "eth1", "lo"]},
+    "/sys/class/net/eth1/operstate": read(["up", ""]),
+    "/proc/net/route": read(NCCL_NET["paths"]["/proc/net/route"]["read"]["lines"][:-1] + [
+        route_line("eth1\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0"), ""]),
+}})
+
+add("nccl.duplicate-routes", "positive-eth0-eth1-same-subnet", case(
+    ABOUT_NCCL + ", and eth1 up with a link route to eth0's subnet 172.17.0.0/16: connections to that subnet may "
+    "leave through either (NVIDIA/nccl#1581).",
+    nccl_wheel(), NCCL_NET_TWO_NICS))
+add("nccl.duplicate-routes", "negative-one-route-per-subnet", case(
+    ABOUT_NCCL + ": one link route, through eth0, and the default route.",
+    nccl_wheel(), NCCL_NET))
 add("nccl.socket-ifname-not-found", "positive-eth2-on-a-node-with-eth0", case(
     ABOUT_NCCL + "; NCCL_SOCKET_IFNAME==eth2, copied from a node whose NIC is eth2: NCCL finds no interface "
     "and fails at its first connection (NVIDIA/nccl#1837).",

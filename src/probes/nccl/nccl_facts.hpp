@@ -47,8 +47,9 @@ inline constexpr FactSpec k_nccl_facts[] = {
              "why the NCCL_TOPO_FILE file cannot be read ('/etc/nccl/topo.xml: no such file'); absent when the "
              "variable is unset or the file is a readable regular file"},
     FactSpec{"nccl.routes.duplicates", T::list,
-             "IPv4 destinations that /proc/net/route reaches through more than one interface NCCL may use: "
-             "'10.0.0.0/255.255.255.0 via eth0, eth1'; empty when none"},
+             "IPv4 subnets that /proc/net/route reaches through more than one interface, one of them an interface "
+             "NCCL may use (NCCL_SOCKET_IFNAME's, else all but docker* and lo*): '10.0.0.0/255.255.255.0 via eth0, "
+             "eth1'; empty when none"},
 };
 
 constexpr std::span<const FactSpec> nccl_facts() { return k_nccl_facts; }

@@ -211,10 +211,14 @@ void set_topo_file_fact(Host& host, FactSet& facts) {
 void set_route_facts(Host& host, const std::optional<NcclNameList>& socket_ifname, FactSet& facts) {
   const std::string source(k_routes);
   auto text = host.read_file(k_routes, k_max_route_file);
+  if (!text && text.error().code == ENOENT) {
+    // Every running Linux has it; a --root tree (an image) or an older capture does not, and an
+    // image has no routes of its own to judge: absent, so that the rule stays quiet there.
+    facts.set_absent("nccl.routes.duplicates"_fact, source, "no /proc/net/route in this root or capture");
+    return;
+  }
   if (!text) {
-    facts.set_unknown("nccl.routes.duplicates"_fact,
-                      text.error().code == ENOENT ? "no /proc/net/route in this root or capture" : unreadable_reason(text.error(), host),
-                      source);
+    facts.set_unknown("nccl.routes.duplicates"_fact, unreadable_reason(text.error(), host), source);
     return;
   }
   if (text->size() >= k_max_route_file) {

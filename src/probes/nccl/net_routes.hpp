@@ -33,8 +33,9 @@ inline constexpr std::size_t k_max_routes = 65536;
 /// "10.0.0.0/255.255.255.0" from the printed values (the bytes are in memory order).
 std::string route_prefix_text(std::uint32_t destination, std::uint32_t mask);
 
-/// Link routes (no gateway, not the default route) of the same destination and mask through
-/// two or more interfaces that `usable` keeps: "10.0.0.0/255.255.255.0 via eth0, eth1".
+/// Link routes (no gateway, not the default route) of the same destination and mask through two
+/// or more interfaces, at least one of which `usable` keeps (NCCL may use it): "10.0.0.0/255.255.255.0
+/// via eth0, eth1".
 template <typename Usable>
 std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable usable);
 

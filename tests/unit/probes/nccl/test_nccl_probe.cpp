@@ -220,8 +220,25 @@ TEST_CASE("nccl probe: NCCL_SOCKET_IFNAME, NCCL_IB_HCA and NCCL_TOPO_FILE agains
   CHECK(list(facts, "nccl.ib_hca.unmatched"_fact) == std::vector<std::string>{"mlx5_0: no such device"});
   CHECK(facts.get_string("nccl.topo_file.problem"_fact) == "/etc/nccl/topo.xml: no such file");
   CHECK(list(facts, "nccl.transports_disabled"_fact).size() == 1);
-  // eth0 and eth1 both reach 10.0.0.0/24, but NCCL_SOCKET_IFNAME keeps only eth1.
-  CHECK(list(facts, "nccl.routes.duplicates"_fact).empty());
+  // eth0 and eth1 both reach 10.0.0.0/24: NCCL_SOCKET_IFNAME keeps only eth1, but the kernel routes
+  // by the table (NVIDIA/nccl#1581).
+  CHECK(list(facts, "nccl.routes.duplicates"_fact) == std::vector<std::string>{"10.0.0.0/255.255.255.0 via eth0, eth1"});
+}
+
+TEST_CASE("nccl probe: a route file larger than gpudoctor reads is unknown, named", "[nccl][probe][hostile]") {
+  TempTree tree;
+  install_wheel(tree, "2.27.3", wheel_metadata("nvidia-nccl-cu12", "2.27.3"));
+  std::string huge = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n";
+  while (huge.size() < (std::size_t{5} << 20)) huge += "eth0\t0000000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n";
+  tree.file("/proc/net/route", huge);
+  tree.file("/sys/class/net/eth0/operstate", "up\n");
+  FactSet facts;
+  python_facts(facts, {"nvidia-nccl-cu12 2.27.3 (" + std::string(k_site) + ")"}, true);
+  facts = run(tree, std::move(facts));
+  const gd::Fact* routes = facts.find("nccl.routes.duplicates"_fact);
+  REQUIRE(routes);
+  CHECK(routes->state == FactState::unknown);
+  CHECK_THAT(routes->reason, Catch::Contains("/proc/net/route is larger than gpudoctor reads"));
 }
 
 TEST_CASE("nccl probe: a host without NCCL reads no network and has nothing to judge", "[nccl][probe]") {

@@ -119,17 +119,23 @@ TEST_CASE("nccl routes: /proc/net/route as the kernel prints it", "[nccl][routes
 
   auto all = [](std::string_view name) { return gd::nccl_may_use_interface(std::nullopt, name); };
   CHECK(gd::duplicate_destinations(table, all) == std::vector<std::string>{"192.168.0.0/255.255.240.0 via eno1, enp37s0f0"});
-  // NCCL_SOCKET_IFNAME==eno1 leaves enp37s0f0 out: no interface NCCL uses shares the route.
+  // NCCL_SOCKET_IFNAME==eno1 does not help: the kernel may still route to 192.168.0.0/20 through
+  // enp37s0f0 (NVIDIA/nccl#1581 had it set).
   std::optional<gd::NcclNameList> only_eno1 = gd::parse_nccl_name_list("=eno1");
   auto eno1 = [&](std::string_view name) { return gd::nccl_may_use_interface(only_eno1, name); };
-  CHECK(gd::duplicate_destinations(table, eno1).empty());
+  CHECK(gd::duplicate_destinations(table, eno1) == std::vector<std::string>{"192.168.0.0/255.255.240.0 via eno1, enp37s0f0"});
+  // Neither is one NCCL uses (NCCL_SOCKET_IFNAME==ib0): not its problem.
+  std::optional<gd::NcclNameList> only_ib0 = gd::parse_nccl_name_list("=ib0");
+  auto ib0 = [&](std::string_view name) { return gd::nccl_may_use_interface(only_ib0, name); };
+  CHECK(gd::duplicate_destinations(table, ib0).empty());
 }
 
-TEST_CASE("nccl routes: one route per interface, default routes and docker are no duplicate", "[nccl][routes]") {
+TEST_CASE("nccl routes: default routes, and twins among interfaces NCCL never uses, are no duplicate", "[nccl][routes]") {
   std::string text = k_route_header + route_line("eth0\t00000000\t0100A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0") +
                      route_line("eth1\t00000000\t0101A8C0\t0003\t0\t0\t200\t00000000\t0\t0\t0") +
                      route_line("eth0\t0000A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0") +
-                     route_line("docker0\t0000A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0");
+                     route_line("docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0") +
+                     route_line("docker1\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0");
   auto all = [](std::string_view name) { return gd::nccl_may_use_interface(std::nullopt, name); };
   CHECK(gd::duplicate_destinations(gd::parse_proc_net_route(text), all).empty());
 }
