@@ -41,6 +41,11 @@ std::string copies_text(const FactSet& facts) {
   if (lines.empty()) return "copies unknown";
   if (lines.size() == 1) {
     CopyLine copy = split_copy_line(lines.front());
+    std::string_view origin = copy.origin;
+    if (origin.starts_with("system (") && origin.ends_with(")")) {
+      // "system (ld.so.cache)" -> "2.28.9 (system, ld.so.cache)": no parentheses inside parentheses
+      return fmt::format("{} (system, {})", copy.version, origin.substr(8, origin.size() - 9));
+    }
     return fmt::format("{} ({})", copy.version, copy.origin);
   }
   std::vector<std::string> parts;

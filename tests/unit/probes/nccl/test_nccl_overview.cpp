@@ -60,6 +60,11 @@ TEST_CASE("nccl line: not installed, and two copies", "[report][areas][nccl]") {
   none.set("nccl.count"_fact, std::int64_t{0});
   CHECK(gd::areas::nccl_overview_line(nccl_layer(), none, {}).summary == "not installed");
 
+  FactSet system;
+  system.set("nccl.libraries"_fact, std::vector<std::string>{"2.27.3 system (ld.so.cache) /usr/lib/x86_64-linux-gnu/libnccl.so.2"});
+  system.set("nccl.count"_fact, std::int64_t{1});
+  CHECK(gd::areas::nccl_overview_line(nccl_layer(), system, {}).summary == "2.27.3 (system, ld.so.cache)");
+
   FactSet two;
   two.set("nccl.libraries"_fact,
           std::vector<std::string>{"2.27.3 nvidia-nccl-cu12 wheel /venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
