@@ -36,6 +36,7 @@
 #include "probes/libraries/library_facts.hpp"
 #include "probes/libraries/service_facts.hpp"
 #include "probes/limits/limits_facts.hpp"
+#include "probes/nccl/nccl_facts.hpp"
 #include "probes/nvml/nvml_facts.hpp"
 #include "probes/nvlink/nvlink_facts.hpp"
 #include "probes/p2p/p2p_facts.hpp"
@@ -54,6 +55,7 @@
 #include "probes/kernel_log/kernel_log_overview.hpp"
 #include "probes/libraries/libraries_overview.hpp"
 #include "probes/limits/limits_overview.hpp"
+#include "probes/nccl/nccl_overview.hpp"
 #include "probes/nvml/nvml_overview.hpp"
 #include "probes/nvlink/nvlink_overview.hpp"
 #include "probes/p2p/p2p_overview.hpp"
@@ -198,6 +200,17 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"python"},
      .rule_folders = {{"ml", Scope::environment, Action::fix_environment}},
      .overview = areas::python_overview_line},
+    // Every libnccl the stack may load and the one torch would, its version against the GPUs, and
+    // the NCCL_* variables against the host (issue 26). The job's choice (its Python environment,
+    // its variables): --scope node leaves it out, as it does the limits.
+    {.id = "nccl",
+     .title = "NCCL",
+     .kind = LayerKind::environment,
+     .fact_prefixes = {"nccl."},
+     .sections = {catalog::nccl_facts},
+     .areas = {"nccl"},
+     .rule_folders = {{"nccl", Scope::environment, Action::fix_environment}},
+     .overview = areas::nccl_overview_line},
     {.id = "toolkit",
      .title = "CUDA toolkit (nvcc)",
      .kind = LayerKind::environment,

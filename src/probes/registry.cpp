@@ -10,6 +10,7 @@
 #include "probes/iommu/iommu_probe.hpp"
 #include "probes/libraries/libraries.hpp"
 #include "probes/limits/collective_limits.hpp"
+#include "probes/nccl/nccl_probe.hpp"
 #include "probes/cross_checks/ml_consistency.hpp"
 #include "probes/cross_checks/gpu_busy.hpp"
 #include "probes/cross_checks/proof_coverage.hpp"
@@ -39,6 +40,7 @@ constexpr const Layer& cuda = layer_named("cuda");
 constexpr const Layer& kernel_log = layer_named("kernel-log");
 constexpr const Layer& iommu = layer_named("iommu");
 constexpr const Layer& limits = layer_named("limits");
+constexpr const Layer& nccl = layer_named("nccl");
 constexpr const Layer& rdma = layer_named("rdma");
 constexpr const Layer& python = layer_named("python");
 constexpr const Layer& toolkit = layer_named("toolkit");
@@ -72,6 +74,7 @@ constexpr std::array k_probes = {
     ProbeEntry{iommu, "iommu", probe_iommu},                    // IOMMU, ACS, faults: needs pci and the kernel log's lines
     ProbeEntry{cuda, "cuda_driver", probe_cuda_driver},         // libcuda + NVML in the helper (slowest)
     ProbeEntry{python, "python_stack", probe_python_stack},     // the Python environment, torch and its GPU code
+    ProbeEntry{nccl, "nccl", probe_nccl},  // NCCL's copies and variables: needs python, libraries, limits, pci
     ProbeEntry{cross_checks, "driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
     ProbeEntry{cross_checks, "gpu_busy", probe_gpu_busy},  // a failed context: another job's GPU, or a fault: needs cuda, nvml
     ProbeEntry{cross_checks, "proof_coverage", probe_proof_coverage},  // did CUDA prove every GPU on the bus: needs pci, cuda

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the whole-host cases of the ML-stack rules (rules/ml/*.toml, rules/toolkit/*.toml):
+"""Writes the whole-host cases of the ML-stack rules (rules/ml/*.toml, rules/toolkit/*.toml, and the NCCL
+layer's rules/nccl/*.toml, whose copies live in the same venv):
 OUT/tests/rules/<rule-id>/hosts/{positive,negative}-*.host.json. They are not stored: the ctest
 fixture test.inputs writes them into <build>/generated/ (make_test_inputs.sh), where
 tests/unit/rules/test_rule_hosts.cpp reads them beside the committed cases.
@@ -754,6 +755,100 @@ add("toolkit.nvcc-missing", "negative-nvcc-from-pip-wheel", case(
             NVCC_WHEEL + "/bin/nvcc": {"stat": PATHS["/usr/local/cuda-13.0/bin/nvcc"]["stat"]},
             NVCC_WHEEL + "/include/crt/host_config.h": PATHS[HOST_CONFIG_13],
         }}))
+
+
+# nccl.* (issue 26): the venv's nvidia-nccl-cu13 wheel with its library and METADATA, the
+# container's network interfaces and routes, and NCCL's variables ------------------------
+NCCL_LIB = SITE + "/nvidia/nccl/lib/libnccl.so.2"
+NCCL_REAL_VERSION = "2.28.9"  # the real venv's nvidia_nccl_cu13-2.28.9.dist-info
+
+
+def nccl_wheel(version=NCCL_REAL_VERSION):
+    """The wheel's library (a regular file of the real wheel's size) and its METADATA; another
+    version renames its dist-info folder in the site-packages listing."""
+    file_stat = {"type": "file", "mode": "0755", "uid": 0, "gid": 0, "size": 277514416}
+    info = f"{SITE}/nvidia_nccl_cu13-{version}.dist-info"
+    metadata = ("Metadata-Version: 2.1\nName: nvidia-nccl-cu13\nVersion: " + version + "\n"
+                "Summary: NVIDIA Collective Communication Library (NCCL) Runtime\n"
+                "Home-page: https://developer.nvidia.com/cuda-zone\nRequires-Python: >=3\n\n"
+                "NCCL (pronounced \"Nickel\") is a stand-alone library of standard collective communication routines.\n")
+    paths = {NCCL_LIB: {"stat": file_stat, "lstat": file_stat}, info + "/METADATA": read(lines(metadata))}
+    if version != NCCL_REAL_VERSION:
+        paths[SITE] = site_listing(remove=[f"nvidia_nccl_cu13-{NCCL_REAL_VERSION}.dist-info"],
+                                   add=[f"nvidia_nccl_cu13-{version}.dist-info"])
+    return {"paths": paths}
+
+
+# eth0 (up) and lo (operstate unknown, IFF_UP) as a container's /sys/class/net shows them, and its
+# one link route (net/ipv4/fib_trie.c fib_route_seq_show: padded to 127 characters).
+def route_line(fields):
+    return fields.ljust(127)
+
+
+NCCL_NET = {"paths": {
+    "/sys/class/net": {"list": ["eth0", "lo"]},
+    "/sys/class/net/eth0/operstate": read(["up", ""]),
+    "/sys/class/net/lo/operstate": read(["unknown", ""]),
+    "/sys/class/net/lo/flags": read(["0x9", ""]),
+    "/proc/net/route": read([
+        route_line("Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT"),
+        route_line("eth0\t00000000\t010011AC\t0003\t0\t0\t0\t00000000\t0\t0\t0"),
+        route_line("eth0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0"),
+        ""]),
+}}
+ABOUT_NCCL = ("The real H200 container whose venv has torch 2.11.0+cu130 and its nvidia-nccl-cu13 " + NCCL_REAL_VERSION +
+              " wheel (the library in nvidia/nccl/lib, the wheel's METADATA), with eth0 up and lo")
+NCCL_HCAS = {"paths": {"/sys/class/infiniband": {"list": ["mlx5_0", "mlx5_1"]}}}
+
+# eth1 up beside eth0, with its own link route to eth0's subnet (NVIDIA/nccl#1581's table).
+NCCL_NET_TWO_NICS = merge(NCCL_NET, {"paths": {
+    "/sys/class/net": {"list": ["eth0", "eth1", "lo"]},
+    "/sys/class/net/eth1/operstate": read(["up", ""]),
+    "/proc/net/route": read(NCCL_NET["paths"]["/proc/net/route"]["read"]["lines"][:-1] + [
+        route_line("eth1\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0"), ""]),
+}})
+
+add("nccl.duplicate-routes", "positive-eth0-eth1-same-subnet", case(
+    ABOUT_NCCL + ", and eth1 up with a link route to eth0's subnet 172.17.0.0/16: connections to that subnet may "
+    "leave through either (NVIDIA/nccl#1581).",
+    nccl_wheel(), NCCL_NET_TWO_NICS))
+add("nccl.duplicate-routes", "negative-one-route-per-subnet", case(
+    ABOUT_NCCL + ": one link route, through eth0, and the default route.",
+    nccl_wheel(), NCCL_NET))
+add("nccl.socket-ifname-not-found", "positive-eth2-on-a-node-with-eth0", case(
+    ABOUT_NCCL + "; NCCL_SOCKET_IFNAME==eth2, copied from a node whose NIC is eth2: NCCL finds no interface "
+    "and fails at its first connection (NVIDIA/nccl#1837).",
+    nccl_wheel(), NCCL_NET, {"env": {"NCCL_SOCKET_IFNAME": "=eth2"}}))
+add("nccl.socket-ifname-not-found", "negative-eth0-up", case(
+    ABOUT_NCCL + "; NCCL_SOCKET_IFNAME==eth0 names the interface that is up.",
+    nccl_wheel(), NCCL_NET, {"env": {"NCCL_SOCKET_IFNAME": "=eth0"}}))
+add("nccl.ib-hca-not-found", "positive-mlx5-4-on-a-node-with-two-hcas", case(
+    ABOUT_NCCL + " and two HCAs (mlx5_0, mlx5_1); NCCL_IB_HCA==mlx5_4:1 names a device this node lacks.",
+    nccl_wheel(), NCCL_NET, NCCL_HCAS, {"env": {"NCCL_IB_HCA": "=mlx5_4:1"}}))
+add("nccl.ib-hca-not-found", "negative-mlx5-prefix", case(
+    ABOUT_NCCL + " and two HCAs (mlx5_0, mlx5_1); NCCL_IB_HCA=mlx5 selects both.",
+    nccl_wheel(), NCCL_NET, NCCL_HCAS, {"env": {"NCCL_IB_HCA": "mlx5"}}))
+add("nccl.transport-disabled", "positive-p2p-disabled", case(
+    ABOUT_NCCL + "; NCCL_P2P_DISABLE=1 left set by a job script.",
+    nccl_wheel(), NCCL_NET, {"env": {"NCCL_P2P_DISABLE": "1"}}))
+add("nccl.transport-disabled", "negative-p2p-disable-0", case(
+    ABOUT_NCCL + "; NCCL_P2P_DISABLE=0, which NCCL reads as not disabled.",
+    nccl_wheel(), NCCL_NET, {"env": {"NCCL_P2P_DISABLE": "0"}}))
+add("nccl.topo-file-missing", "positive-topo-file-not-in-image", case(
+    ABOUT_NCCL + "; NCCL_TOPO_FILE=/etc/nccl/topo.xml, which this image lacks.",
+    nccl_wheel(), NCCL_NET, {"env": {"NCCL_TOPO_FILE": "/etc/nccl/topo.xml"}}))
+add("nccl.topo-file-missing", "negative-topo-file-present", case(
+    ABOUT_NCCL + "; NCCL_TOPO_FILE=/etc/nccl/topo.xml, a readable file.",
+    nccl_wheel(), NCCL_NET, {"env": {"NCCL_TOPO_FILE": "/etc/nccl/topo.xml"},
+                             "paths": {"/etc/nccl/topo.xml": read(['<system version="1">', "</system>", ""])}}))
+add("nccl.too-old-for-gpu", "positive-rtx-pro-6000-nccl-2.25.1", case(
+    ABOUT_RTX_PRO + "; the venv's nvidia-nccl-cu13 wheel is 2.25.1, which stops every collective on compute "
+    "capability 12.0 (\"ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856\", NVIDIA/nccl-tests#287).",
+    RTX_PRO_6000, nccl_wheel("2.25.1"), NCCL_NET))
+add("nccl.too-old-for-gpu", "negative-rtx-pro-6000-nccl-2.28.9", case(
+    ABOUT_RTX_PRO + "; the venv's real nvidia-nccl-cu13 " + NCCL_REAL_VERSION + " wheel, newer than 2.26.2, the "
+    "release that fixed compute capability 12.0.",
+    RTX_PRO_6000, nccl_wheel(), NCCL_NET))
 
 
 def main():

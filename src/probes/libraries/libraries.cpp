@@ -311,6 +311,29 @@ void set_copies(FactSet& facts, const Library& lib, const Inventory& inv) {
   }
 }
 
+/// lib.libnccl.*: the loader's libnccl.so.2, for the nccl layer (probes/nccl), which reads these
+/// facts rather than the loader's folders again.
+void set_nccl_resolution(FactSet& facts, const Resolution& res) {
+  const std::string src(k_src_search);
+  if (!res.unknown_reason.empty()) {
+    for (FactName name : {"lib.libnccl.resolved"_fact, "lib.libnccl.resolved_real"_fact, "lib.libnccl.resolved_via"_fact}) {
+      facts.set_unknown(name, res.unknown_reason, src);
+    }
+    return;
+  }
+  if (!res.file) {
+    std::string why = res.broken ? res.broken->path + " is where the loader looks, but it cannot be loaded: " + res.broken->problem_text
+                                 : "libnccl.so.2 is in none of the folders the loader searches";
+    facts.set_absent("lib.libnccl.resolved"_fact, src, why);
+    facts.set_absent("lib.libnccl.resolved_real"_fact, src, why);
+    facts.set("lib.libnccl.resolved_via"_fact, std::string("none"), src);
+    return;
+  }
+  facts.set("lib.libnccl.resolved"_fact, res.file->path, src);
+  facts.set("lib.libnccl.resolved_real"_fact, res.file->real_path, src);
+  facts.set("lib.libnccl.resolved_via"_fact, std::string(to_string(res.via)), src);
+}
+
 }  // namespace
 
 void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
@@ -388,6 +411,7 @@ void probe_libraries(Host& host, const ProbeOptions&, FactSet& facts) {
     }
   }
   set_unloadable(facts, k_ptx_jit.fact, predict_library(host, inputs, k_ptx_jit.soname, k_ptx_jit.stem));
+  set_nccl_resolution(facts, predict_library(host, inputs, "libnccl.so.2", "libnccl.so"));
   facts.set("lib.ld_library_path.unchecked"_fact, unchecked, "env:LD_LIBRARY_PATH");
 
   set_dir_present(host, facts, "lib.nixos.opengl_driver_present"_fact, k_nixos_driver_dir);

@@ -67,6 +67,11 @@ inline constexpr FactSpec k_library_facts[] = {
     FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable_path", T::string, "that PTX JIT compiler file, as the loader finds it"},
     FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable_size", T::integer, "that PTX JIT compiler file's size in bytes"},
     FactSpec{"lib.libnvidia_ptxjitcompiler.unloadable_text", T::string, "what is wrong with that PTX JIT compiler file"},
+    // libnccl.so.2: where the loader finds NCCL for a program without RPATH (the nccl layer,
+    // probes/nccl, reads these instead of searching again)
+    FactSpec{"lib.libnccl.resolved", T::string, "predicted file for dlopen(\"libnccl.so.2\") (absent: the loader finds none)"},
+    FactSpec{"lib.libnccl.resolved_real", T::string, "the predicted libnccl with every link followed (libnccl.so.2.27.3)"},
+    FactSpec{"lib.libnccl.resolved_via", T::string, "how the loader reaches it: LD_PRELOAD, LD_LIBRARY_PATH, ld.so.cache, default, or none"},
     // Places some systems keep the driver outside the usual folders
     FactSpec{"lib.nixos.opengl_driver_present", T::boolean, "/run/opengl-driver/lib exists (NixOS puts the driver's libraries there)"},
     FactSpec{"lib.wsl.present", T::boolean, "/usr/lib/wsl/lib exists (WSL2: the Windows driver's libcuda)"},

@@ -87,7 +87,7 @@ TEST_CASE("areas: one line per layer, in order", "[report][areas]") {
     ids.push_back(l.id);
   }
   CHECK(ids == std::vector<std::string>{"pci", "driver", "devices", "container", "libraries", "cuda", "nvml", "nvlink", "p2p",
-                                        "kernel-log", "iommu", "limits", "rdma", "python", "toolkit", "environment"});
+                                        "kernel-log", "iommu", "limits", "rdma", "python", "nccl", "toolkit", "environment"});
 }
 
 TEST_CASE("areas: a finding of an area no line answers for gets a line of its own", "[report][areas]") {
