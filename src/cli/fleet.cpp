@@ -3,13 +3,18 @@
 // chunks through sys/input_files, cut into reports (fleet/report_splitter), each report reduced
 // to its digest (fleet/report_digest) and dropped; only the tally (fleet/fleet_tally) grows, by
 // one small entry per node. Nothing an input holds stops the run: it is listed as unreadable,
-// by its path, line and reason, never by its bytes (it may be any file).
+// by its path, line and reason, never by its bytes (it may be any file). Each digest also carries
+// the node's configuration facts (fleet/fleet_facts), compared across the nodes for the odd one
+// out (fleet/fleet_outliers), or with --reference FILE (fleet/fleet_reference).
 #include <vector>
 
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
+#include "fleet/bounded_text.hpp"
+#include "fleet/fleet_facts.hpp"
+#include "fleet/fleet_reference.hpp"
 #include "fleet/fleet_render.hpp"
 #include "fleet/fleet_tally.hpp"
 #include "fleet/report_digest.hpp"
@@ -26,7 +31,8 @@ constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
 
 class FleetReader {
  public:
-  explicit FleetReader(FleetTally& tally) : m_tally(tally), m_buffer(k_chunk_bytes) {}
+  FleetReader(FleetTally& tally, const FleetFactSelection& selection)
+      : m_tally(tally), m_selection(selection), m_buffer(k_chunk_bytes) {}
 
   void read_path(const std::string& path) {
     if (path == "-") {
@@ -51,6 +57,7 @@ class FleetReader {
 
  private:
   FleetTally& m_tally;
+  const FleetFactSelection& m_selection;
   std::vector<char> m_buffer;
   std::size_t m_files = 0;
 
@@ -83,9 +90,9 @@ class FleetReader {
         return;
       }
       ++documents;
-      auto digest = digest_report(piece.text);
+      auto digest = digest_report(piece.text, &m_selection);
       if (digest) {
-        m_tally.add_report(where(piece.line), *digest);
+        m_tally.add_report(where(piece.line), *digest, m_selection.node_values(digest->facts));
       } else {
         problem(where(piece.line), digest.error());
       }
@@ -114,24 +121,38 @@ CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
   CLI::App* fleet = app.add_subcommand("fleet", "group many nodes' --json reports by root cause (files, folders, - for stdin)");
   fleet->add_option("PATH", options.paths, "report file (one report or several, JSON Lines too), folder of *.json, or -")
       ->required();
+  fleet->add_option("--reference", options.reference,
+                    "compare each node's configuration with this known-good report, or JSON object of fact values "
+                    "({\"kmod.nvidia.version\": \"580.95.05\"}), instead of with the majority");
   return fleet;
 }
 
 int run_fleet(const FleetOptions& options) {
-  if (options.format != "text" && options.format != "json") {
-    return usage_error("fleet prints text or --format json (see gpudoctor fleet --help)");
+  if (options.format != "text" && options.format != "json" && options.format != "markdown") {
+    return usage_error("fleet prints text, --format json or --format markdown (see gpudoctor fleet --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
     return usage_error("--textfile writes a node's own metrics; fleet prints on stdout only");
   }
-  FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all);
-  FleetReader reader(tally);
+  FleetFactSelection selection = FleetFactSelection::curated();
+  FleetComparison comparison;
+  if (!options.reference.empty()) {
+    auto text = read_whole_input(options.reference, k_max_report_bytes);
+    if (!text) return usage_error("--reference " + printable(options.reference) + ": " + text.error());
+    auto reference = read_fleet_reference(*text, selection);
+    if (!reference) return usage_error("--reference " + printable(options.reference) + ": " + reference.error());
+    comparison.reference = std::move(*reference);
+  }
+  for (const FleetFactKey& key : selection.keys()) comparison.facts.push_back(key.key);
+  FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all, std::move(comparison));
+  FleetReader reader(tally, selection);
   for (const std::string& path : options.paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
   std::string text = options.format == "json"
                          ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                         : render_fleet_text(summary, FleetTextOptions{options.verbose});
+                     : options.format == "markdown" ? render_fleet_markdown(summary)
+                                                    : render_fleet_text(summary, FleetTextOptions{options.verbose});
   write_stdout(text, "the fleet summary");
   // Exit: 0 every input was read; 1 some could not be (the view is incomplete: they are listed);
   // 2 none could be. Whether nodes have problems is what the groups say, not the exit code.
