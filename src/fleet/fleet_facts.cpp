@@ -67,8 +67,11 @@ std::optional<std::size_t> FleetFactSelection::find(std::string_view key) const 
 }
 
 bool FleetFactSelection::selects(std::string_view name) const {
+  // Called for every fact of every report: the literal part before a `*` rules most out at once.
   return std::any_of(m_keys.begin(), m_keys.end(), [&](const FleetFactKey& k) {
-    return k.per_gpu() ? fact_matches(k.pattern, name) : k.pattern == name;
+    std::size_t star = k.pattern.find('*');
+    if (star == std::string::npos) return k.pattern == name;
+    return name.starts_with(std::string_view(k.pattern).substr(0, star)) && fact_matches(k.pattern, name);
   });
 }
 
