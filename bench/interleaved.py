@@ -46,6 +46,16 @@ def measure(command):
             for line in facts.get("cuda.device.0.timeline", {}).get("value", []):
                 if line.startswith("context "):
                     extra["context_ms"] = float(line.split()[1])
+            # The helper's own steps ('cuInit 117 ms', 'devices 135 ms', 'nvml-wait 3 ms'): where
+            # its time goes, and how long its main thread waited for NVML after the GPUs were done.
+            for line in facts.get("cuda.helper.timeline", {}).get("value", []):
+                step = re.match(r"(\S+) ([0-9.]+) ms", line)
+                if step and step.group(1) in ("cuInit", "devices", "nvml-wait", "dlopen-cuda"):
+                    extra["step_" + step.group(1) + "_ms"] = float(step.group(2))
+            if "run_ms" in extra and "helper_ms" in extra:
+                extra["outside_helper_ms"] = extra["run_ms"] - extra["helper_ms"]
+            if "helper_ms" in extra and "helper_work_ms" in extra:
+                extra["helper_start_ms"] = extra["helper_ms"] - extra["helper_work_ms"]
         except (ValueError, KeyError):
             pass
     return wall, extra, done.returncode

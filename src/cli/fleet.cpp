@@ -6,6 +6,7 @@
 // by its path, line and reason, never by its bytes (it may be any file). Each digest also carries
 // the node's configuration facts (fleet/fleet_facts), compared across the nodes for the odd one
 // out (fleet/fleet_outliers), or with --reference FILE (fleet/fleet_reference).
+#include <chrono>
 #include <vector>
 
 #include "cli/cli_error.hpp"
@@ -14,6 +15,7 @@
 #include "core/exit_code.hpp"
 #include "fleet/bounded_text.hpp"
 #include "fleet/fleet_facts.hpp"
+#include "fleet/fleet_prometheus.hpp"
 #include "fleet/fleet_reference.hpp"
 #include "fleet/fleet_render.hpp"
 #include "fleet/fleet_tally.hpp"
@@ -128,8 +130,10 @@ CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
 }
 
 int run_fleet(const FleetOptions& options) {
-  if (options.format != "text" && options.format != "json" && options.format != "markdown") {
-    return usage_error("fleet prints text, --format json or --format markdown (see gpudoctor fleet --help)");
+  if (options.format != "text" && options.format != "json" && options.format != "markdown" &&
+      options.format != "prometheus") {
+    return usage_error(
+        "fleet prints text, --format json, --format markdown or --format prometheus (see gpudoctor fleet --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
     return usage_error("--textfile writes a node's own metrics; fleet prints on stdout only");
@@ -149,10 +153,23 @@ int run_fleet(const FleetOptions& options) {
   for (const std::string& path : options.paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
-  std::string text = options.format == "json"
-                         ? render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-                     : options.format == "markdown" ? render_fleet_markdown(summary)
-                                                    : render_fleet_text(summary, FleetTextOptions{options.verbose});
+  std::string text;
+  if (options.format == "json") {
+    text = render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  } else if (options.format == "markdown") {
+    text = render_fleet_markdown(summary);
+  } else if (options.format == "prometheus") {
+    // One sample per (fact, value) of each fact that differs, every value of it (the majority's,
+    // or the reference's with its count, 0 when no node has it, too).
+    std::vector<FleetOutlierSample> outliers;
+    for (const FleetOutlier& o : summary.outliers) {
+      for (const OutlierValue& v : o.values) outliers.push_back({o.fact, v.value, v.count});
+    }
+    double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    text = render_fleet_prometheus(summary, outliers, now);
+  } else {
+    text = render_fleet_text(summary, FleetTextOptions{options.verbose});
+  }
   write_stdout(text, "the fleet summary");
   // Exit: 0 every input was read; 1 some could not be (the view is incomplete: they are listed);
   // 2 none could be. Whether nodes have problems is what the groups say, not the exit code.

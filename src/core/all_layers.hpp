@@ -36,6 +36,7 @@
 #include "probes/libraries/service_facts.hpp"
 #include "probes/limits/limits_facts.hpp"
 #include "probes/nvml/nvml_facts.hpp"
+#include "probes/nvlink/nvlink_facts.hpp"
 #include "probes/pci/pci_facts.hpp"
 #include "probes/python/python_facts.hpp"
 #include "probes/system/host_facts.hpp"
@@ -50,6 +51,7 @@
 #include "probes/libraries/libraries_overview.hpp"
 #include "probes/limits/limits_overview.hpp"
 #include "probes/nvml/nvml_overview.hpp"
+#include "probes/nvlink/nvlink_overview.hpp"
 #include "probes/pci/pci_overview.hpp"
 #include "probes/python/python_overview.hpp"
 #include "probes/toolkit/toolkit_overview.hpp"
@@ -129,6 +131,17 @@ inline constexpr Layer k_all_layers[] = {
      .overview = areas::nvml_overview_line,
      .fleet_facts = {"nvml.driver_version", "nvml.device.*.ecc.enabled", "nvml.device.*.mig.enabled",
                      "nvml.device.*.persistence", "nvml.device.*.compute_mode", "nvml.device.*.fabric.state"}},
+    // Each GPU's NVLink links, their versions, far ends and error counters (issue 26 item 3): read
+    // by the CUDA helper's NVML thread, so recorded by the cuda probe, like the nvml layer's facts.
+    {.id = "nvlink",
+     .title = "NVLink and fabric",
+     .kind = LayerKind::host,
+     .fact_prefixes = {"nvlink."},
+     .sections = {catalog::nvlink_facts},
+     .areas = {"nvlink"},
+     .rule_folders = {{"nvlink", Scope::node, Action::replace_hardware}},
+     .overview = areas::nvlink_overview_line,
+     .fleet_facts = {"nvlink.gpu.*.links", "nvlink.version"}},
     {.id = "kernel-log",
      .title = "Kernel log",
      .kind = LayerKind::host,

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   setenv("CUDA_CACHE_DISABLE", "1", 1);
   tasks_install_crash_handler();
 
-  emit("gpudoctor-helper", "1.2");  /* 1.2: memory, per-process memory and names, MIG devices */
+  emit("gpudoctor-helper", "1.3");  /* 1.2: memory, per-process memory and names, MIG devices; 1.3: NVLink */
   /* NVML runs beside CUDA, in its own thread, also when CUDA fails: NVML working while CUDA
    * fails is a signature. It starts once cuInit has returned: nvmlInit at the same time as
    * cuInit makes cuInit about 10 ms slower on an H200 (bench/results/parallel-proof), while

@@ -8,6 +8,7 @@
 
 #include "nvml_api.h"
 #include "nvml_health.h"
+#include "nvml_nvlink.h"
 #include "nvml_part.h"
 #include "reply.h"
 
@@ -122,6 +123,7 @@ static void nvml_steps(struct gd_task* task) {
       emit_sub_int(key, "result", r);
     }
     probe_nvml_health(&health, device, prefix);
+    probe_nvml_nvlink(lib, device, prefix);
   }
 }
 

@@ -13,7 +13,7 @@ namespace {
 
 // The contract. Per-GPU families share the labels index (position in PCI bus order, as
 // nvidia-smi numbers GPUs; not CUDA's ordinal), bus_id and uuid.
-constexpr std::array<PromFamily, 14> k_families = {{
+constexpr std::array<PromFamily, 15> k_families = {{
     {"gpudoctor_info", "gauge", "version,driver",
      "Always 1: the gpudoctor version and the loaded NVIDIA kernel module's version (driver, empty when none)."},
     {"gpudoctor_last_run_timestamp_seconds", "gauge", "", "Unix time at which this gpudoctor run ended."},
@@ -41,6 +41,8 @@ constexpr std::array<PromFamily, 14> k_families = {{
      "Uncorrectable ECC errors since the driver loaded (NVML); NaN unknown or ECC off."},
     {"gpudoctor_gpu_recovery_action", "gauge", "index,bus_id,uuid",
      "The driver's recovery action (0 none, 1 GPU reset, 2 node reboot, 3 drain P2P, 4 drain and reset); NaN unknown."},
+    {"gpudoctor_gpu_nvlink_links_up", "gauge", "index,bus_id,uuid",
+     "Active NVLink links of the GPU (NVML); 0 when it has no NVLink (NOT_SUPPORTED: PCIe only); NaN unknown."},
 }};
 
 const PromFamily& family(std::string_view name) {
@@ -171,6 +173,12 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
       }
       out.sample(labels(i), value);
     }
+  }
+  start(out, "gpudoctor_gpu_nvlink_links_up");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::string value(k_prom_nan);
+    if (rows[i].nvml) value = value_of(facts, "nvlink.gpu.*.links_up"_pattern.at(*rows[i].nvml), true);
+    out.sample(labels(i), value);
   }
   return out.text();
 }

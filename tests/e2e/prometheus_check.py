@@ -3,6 +3,8 @@ checks them against the contract README documents. Run with Debian's /usr/bin/py
 
   prometheus_check.py contract README FILE...   every FILE parses, and its families and label
                                                 names are exactly README's table
+  prometheus_check.py contract-in HEADING README FILE...  the same against the table under
+                                                README's HEADING ("### Fleet metrics")
   prometheus_check.py value FILE FAMILY [k=v ...] the value of the one sample of FAMILY with
                                                 these labels ("missing" when none)
   prometheus_check.py labels FILE FAMILY KEY    the KEY label of every sample of FAMILY, as JSON
@@ -29,13 +31,13 @@ def families(path):
     return out
 
 
-def readme_contract(readme):
-    """The table of README's "Prometheus metrics" subsection: family -> ordered label names."""
+def readme_contract(readme, heading="### Prometheus metrics"):
+    """The table of README's `heading` subsection: family -> ordered label names."""
     with open(readme, encoding="utf-8") as f:
         text = f.read()
-    section = text.split("### Prometheus metrics", 1)
+    section = text.split(heading + "\n", 1)
     if len(section) != 2:
-        raise SystemExit(f"{readme}: no '### Prometheus metrics' section")
+        raise SystemExit(f"{readme}: no '{heading}' section")
     body = section[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
     contract = {}
     for line in body.splitlines():
@@ -47,8 +49,8 @@ def readme_contract(readme):
     return contract
 
 
-def check_contract(readme, paths):
-    contract = readme_contract(readme)
+def check_contract(readme, paths, heading="### Prometheus metrics"):
+    contract = readme_contract(readme, heading)
     problems = []
     for path in paths:
         found = families(path)
@@ -69,6 +71,8 @@ def main():
     command = sys.argv[1]
     if command == "contract":
         return check_contract(sys.argv[2], sys.argv[3:])
+    if command == "contract-in":
+        return check_contract(sys.argv[3], sys.argv[4:], sys.argv[2])
     if command == "value":
         want = dict(arg.split("=", 1) for arg in sys.argv[4:])
         samples = families(sys.argv[2]).get(sys.argv[3], (None, None, []))[2]

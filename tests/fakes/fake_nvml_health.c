@@ -42,6 +42,7 @@ typedef struct nvmlDevice_st* nvmlDevice_t;
 long fake_nvml_env_int(const char* name, long fallback);
 void fake_nvml_enter(const char* function);
 int fake_nvml_device_index(nvmlDevice_t device);
+int fake_nvml_nvlink_field(int gpu, unsigned int field, unsigned int link, unsigned long long* value);
 
 enum { k_ok = 0, k_invalid_argument = 2, k_not_supported = 3, k_insufficient_size = 7 };
 
@@ -159,7 +160,8 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t dev
   return k_ok;
 }
 
-/* Field values: only NVML_FI_DEV_GET_GPU_RECOVERY_ACTION (230), as an unsigned int. */
+/* Field values: NVML_FI_DEV_GET_GPU_RECOVERY_ACTION (230), as an unsigned int; NVLink's (91, 213, 214) from
+ * fake_nvml_nvlink.c. */
 typedef struct {
   unsigned int fieldId, scopeId;
   long long timestamp, latencyUsec;
@@ -173,8 +175,9 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int count
   int i = begin("nvmlDeviceGetFieldValues", device, &r);
   if (i < 0) return r;
   for (int k = 0; k < count; ++k) {
-    if (values[k].fieldId != 230) {
-      values[k].nvmlReturn = k_not_supported;
+    if (values[k].fieldId != 230) {  /* NVLink's fields: fake_nvml_nvlink.c */
+      values[k].valueType = 3;        /* NVML_VALUE_TYPE_UNSIGNED_LONG_LONG */
+      values[k].nvmlReturn = fake_nvml_nvlink_field(i, values[k].fieldId, values[k].scopeId, &values[k].value);
       continue;
     }
     const char* text = device_env("RECOVERY_ACTION", i);

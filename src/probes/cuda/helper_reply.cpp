@@ -192,6 +192,12 @@ bool take_nvml_health_line(HelperReply& reply, std::string_view key, const std::
     }
   }
   HelperNvmlDevice& device = device_at(reply.nvml_devices, *index);
+  if (consume_prefix(key, "nvlink.")) {
+    if (device.nvlink.size() < k_helper_max_nvlink_keys || device.nvlink.contains(key)) {
+      device.nvlink[std::string(key)] = value.substr(0, 1024);
+    }
+    return true;  // bounded like the health lines
+  }
   if (device.health.size() >= k_helper_max_health_keys && device.health.find(key) == device.health.end()) {
     return true;  // bounded: a reply cannot grow memory without limit
   }

@@ -66,10 +66,16 @@ struct HelperNvmlDevice {
   /// The health lines (protocol 1.1) by their key after "nvml.device.N.": "ecc_mode.current" →
   /// "1", "remap.result" → "3" (a query that failed), "persistence.error" → "missing symbol ...".
   std::map<std::string, std::string, std::less<>> health;
+  /// The NVLink lines (protocol 1.3) by their key after "nvml.device.N.nvlink.": "links" → "18",
+  /// "3.state" → "0", "3.replay_errors" → "12", "result" → "3" (no NVLink). Kept apart from
+  /// `health`: a GPU with 18 links writes about 150 of them.
+  std::map<std::string, std::string, std::less<>> nvlink;
 };
 
 /// At most this many health keys per NVML device are kept (the helper writes about 40).
 inline constexpr std::size_t k_helper_max_health_keys = 128;
+/// At most this many NVLink keys per NVML device are kept (36 links of about 10 lines each).
+inline constexpr std::size_t k_helper_max_nvlink_keys = 512;
 
 struct HelperReply {
   int protocol_version = 0;  ///< major version from the header line

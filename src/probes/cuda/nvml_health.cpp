@@ -1,4 +1,5 @@
 #include "probes/cuda/nvml_health.hpp"
+#include "probes/cuda/nvml_nvlink.hpp"
 
 #include <fmt/format.h>
 
@@ -194,6 +195,7 @@ std::vector<std::string> fabric_problems(std::int64_t mask) {
 }  // namespace
 
 void record_no_nvml_health(FactSet& facts, const std::string& why, const std::string& source) {
+  record_no_nvlink(facts, why, source);  // the NVLink lines come with the health lines
   facts.set_unknown("nvml.health.recovery_action_codes"_fact, why, source);
   for (FactName name :
        {"nvml.health.ecc_uncorrected_volatile"_fact, "nvml.health.ecc_uncorrected_aggregate"_fact, "nvml.health.remap_pending"_fact,
@@ -208,6 +210,7 @@ void record_no_nvml_health(FactSet& facts, const std::string& why, const std::st
 }
 
 void record_nvml_health(const HelperReply& reply, FactSet& facts) {
+  record_nvlink(reply, facts);
   if (reply.protocol_minor < 1) {
     record_no_nvml_health(facts, "the helper of this capture predates the GPU health checks (protocol 1.0)", k_source);
     return;

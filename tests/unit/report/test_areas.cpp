@@ -86,7 +86,7 @@ TEST_CASE("areas: one line per layer, in order", "[report][areas]") {
   for (const auto& l : lines) {
     ids.push_back(l.id);
   }
-  CHECK(ids == std::vector<std::string>{"pci", "driver", "devices", "container", "libraries", "cuda", "nvml",
+  CHECK(ids == std::vector<std::string>{"pci", "driver", "devices", "container", "libraries", "cuda", "nvml", "nvlink",
                                         "kernel-log", "limits", "python", "toolkit", "environment"});
 }
 

@@ -133,6 +133,25 @@ TEST_CASE("prometheus: per GPU in bus order, joined across CUDA's and NVML's num
   CHECK(samples(text, "gpudoctor_gpu_recovery_action")[1].ends_with("} 1"));
 }
 
+TEST_CASE("prometheus: NVLink links up per GPU; no NVLink is 0, a helper before 1.3 NaN", "[report][prometheus]") {
+  Report r = two_gpu_report();
+  SECTION("links reported") {
+    r.facts.set("nvlink.gpu.0.links_up"_fact, std::int64_t{18});    // NVML's GPU 0 is the bus's first
+    r.facts.set("nvlink.gpu.1.links_up"_fact, std::int64_t{17});
+    std::string text = gd::render_prometheus(r, 0);
+    CHECK(samples(text, "gpudoctor_gpu_nvlink_links_up") ==
+          std::vector<std::string>{R"(gpudoctor_gpu_nvlink_links_up{index="0",bus_id="0000:1a:00.0",uuid="GPU-aaaa"} 18)",
+                                   R"(gpudoctor_gpu_nvlink_links_up{index="1",bus_id="0000:3b:00.0",uuid="GPU-bbbb"} 17)"});
+  }
+  SECTION("no NVLink, unknown") {
+    r.facts.set_absent("nvlink.gpu.0.links_up"_fact, "helper:nvml-nvlink", "no NVLink on this GPU (NVML_ERROR_NOT_SUPPORTED)");
+    r.facts.set_unknown("nvlink.gpu.1.links_up"_fact, "the helper of this capture predates the NVLink queries");
+    std::string text = gd::render_prometheus(r, 0);
+    CHECK(samples(text, "gpudoctor_gpu_nvlink_links_up")[0].ends_with("} 0"));
+    CHECK(samples(text, "gpudoctor_gpu_nvlink_links_up")[1].ends_with("} NaN"));
+  }
+}
+
 TEST_CASE("prometheus: unknown is NaN, a failed cuInit fails every GPU", "[report][prometheus]") {
   Report r;
   r.run.gpudoctor_version = "0.1.0";
