@@ -37,7 +37,8 @@ int run_explain(const std::string& id, const std::vector<Rule>& rules);
 /// What `gpudoctor fleet PATH...` reads from the command line.
 struct FleetOptions {
   std::vector<std::string> paths;
-  std::string format = "text";  ///< text or json; the others are refused
+  std::string format = "text";  ///< text, json or markdown; the others are refused
+  std::string reference;        ///< --reference FILE: the known-good facts, instead of the majority
   bool verbose = false;
   RunScope scope = RunScope::all;  ///< node: each report's root cause among the node's findings only
   std::string textfile;            ///< refused: a fleet view is no node's metrics
@@ -48,7 +49,8 @@ int run_fleet(const FleetOptions& options);
 /// What `gpudoctor diff A B` reads from the command line.
 struct DiffOptions {
   std::string a, b;
-  std::string format = "text";  ///< text or json; the others are refused
+  std::string format = "text";  ///< text, json or markdown; the others are refused
+  std::string reference;        ///< --reference FILE: the known-good facts, instead of the majority
   bool verbose = false;         ///< also the volatile facts
   RunScope scope = RunScope::all;  ///< the scope a capture is replayed in
   std::string textfile;            ///< refused: a diff is no node's metrics

@@ -3,7 +3,9 @@
 // chunks through sys/input_files, cut into reports (fleet/report_splitter), each report reduced
 // to its digest (fleet/report_digest) and dropped; only the tally (fleet/fleet_tally) grows, by
 // one small entry per node. Nothing an input holds stops the run: it is listed as unreadable,
-// by its path, line and reason, never by its bytes (it may be any file).
+// by its path, line and reason, never by its bytes (it may be any file). Each digest also carries
+// the node's configuration facts (fleet/fleet_facts), compared across the nodes for the odd one
+// out (fleet/fleet_outliers), or with --reference FILE (fleet/fleet_reference).
 #include <chrono>
 #include <vector>
 
@@ -11,7 +13,10 @@
 #include "cli/commands.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
+#include "fleet/bounded_text.hpp"
+#include "fleet/fleet_facts.hpp"
 #include "fleet/fleet_prometheus.hpp"
+#include "fleet/fleet_reference.hpp"
 #include "fleet/fleet_render.hpp"
 #include "fleet/fleet_tally.hpp"
 #include "fleet/report_digest.hpp"
@@ -28,7 +33,8 @@ constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
 
 class FleetReader {
  public:
-  explicit FleetReader(FleetTally& tally) : m_tally(tally), m_buffer(k_chunk_bytes) {}
+  FleetReader(FleetTally& tally, const FleetFactSelection& selection)
+      : m_tally(tally), m_selection(selection), m_buffer(k_chunk_bytes) {}
 
   void read_path(const std::string& path) {
     if (path == "-") {
@@ -53,6 +59,7 @@ class FleetReader {
 
  private:
   FleetTally& m_tally;
+  const FleetFactSelection& m_selection;
   std::vector<char> m_buffer;
   std::size_t m_files = 0;
 
@@ -85,9 +92,9 @@ class FleetReader {
         return;
       }
       ++documents;
-      auto digest = digest_report(piece.text);
+      auto digest = digest_report(piece.text, &m_selection);
       if (digest) {
-        m_tally.add_report(where(piece.line), *digest);
+        m_tally.add_report(where(piece.line), *digest, m_selection.node_values(digest->facts));
       } else {
         problem(where(piece.line), digest.error());
       }
@@ -116,28 +123,48 @@ CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
   CLI::App* fleet = app.add_subcommand("fleet", "group many nodes' --json reports by root cause (files, folders, - for stdin)");
   fleet->add_option("PATH", options.paths, "report file (one report or several, JSON Lines too), folder of *.json, or -")
       ->required();
+  fleet->add_option("--reference", options.reference,
+                    "compare each node's configuration with this known-good report, or JSON object of fact values "
+                    "({\"kmod.nvidia.version\": \"580.95.05\"}), instead of with the majority");
   return fleet;
 }
 
 int run_fleet(const FleetOptions& options) {
-  if (options.format != "text" && options.format != "json" && options.format != "prometheus") {
-    return usage_error("fleet prints text, --format json or --format prometheus (see gpudoctor fleet --help)");
+  if (options.format != "text" && options.format != "json" && options.format != "markdown" &&
+      options.format != "prometheus") {
+    return usage_error(
+        "fleet prints text, --format json, --format markdown or --format prometheus (see gpudoctor fleet --help)");
   }
   if (!options.textfile.empty()) {  // a file of one node's metrics: writing none would go unnoticed
     return usage_error("--textfile writes a node's own metrics; fleet prints on stdout only");
   }
-  FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all);
-  FleetReader reader(tally);
+  FleetFactSelection selection = FleetFactSelection::curated();
+  FleetComparison comparison;
+  if (!options.reference.empty()) {
+    auto text = read_whole_input(options.reference, k_max_report_bytes);
+    if (!text) return usage_error("--reference " + printable(options.reference) + ": " + text.error());
+    auto reference = read_fleet_reference(*text, selection);
+    if (!reference) return usage_error("--reference " + printable(options.reference) + ": " + reference.error());
+    comparison.reference = std::move(*reference);
+  }
+  for (const FleetFactKey& key : selection.keys()) comparison.facts.push_back(key.key);
+  FleetTally tally(options.scope == RunScope::node ? CauseScope::node : CauseScope::all, std::move(comparison));
+  FleetReader reader(tally, selection);
   for (const std::string& path : options.paths) reader.read_path(path);
 
   FleetSummary summary = tally.summary();
   std::string text;
   if (options.format == "json") {
     text = render_fleet_json(summary).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  } else if (options.format == "markdown") {
+    text = render_fleet_markdown(summary);
   } else if (options.format == "prometheus") {
-    // OUTLIERS JOIN (issue 27 item 1): pass the fleet's outliers here, one FleetOutlierSample per
-    // (fact, value) of summary.outliers; until then the family is written without samples.
-    const std::vector<FleetOutlierSample> outliers;
+    // One sample per (fact, value) of each fact that differs, every value of it (the majority's,
+    // or the reference's with its count, 0 when no node has it, too).
+    std::vector<FleetOutlierSample> outliers;
+    for (const FleetOutlier& o : summary.outliers) {
+      for (const OutlierValue& v : o.values) outliers.push_back({o.fact, v.value, v.count});
+    }
     double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     text = render_fleet_prometheus(summary, outliers, now);
   } else {

@@ -74,7 +74,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::pci_facts},
      .areas = {"pci", "hardware"},
      .rule_folders = {{"hardware", Scope::node, Action::fix_config}},
-     .overview = areas::pci_overview_line},
+     .overview = areas::pci_overview_line,
+     .fleet_facts = {"pci.nvidia_gpu_count", "pci.nvswitch_count"}},
     {.id = "driver",
      .title = "NVIDIA kernel module",
      .kind = LayerKind::host,
@@ -84,7 +85,10 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"driver", "firmware"},
      .rule_folders = {{"driver", Scope::node, Action::update_software},
                       {"firmware", Scope::node, Action::update_software}},
-     .overview = areas::driver_overview_line},
+     .overview = areas::driver_overview_line,
+     // The module, its type, the GSP firmware it runs, and the GPUDirect RDMA provider.
+     .fleet_facts = {"kmod.nvidia.version", "kmod.nvidia.flavor", "kmod.nvidia.gpu_firmware_versions",
+                     "kmod.nvidia_peermem.loaded"}},
     {.id = "devices",
      .title = "Device nodes",
      .kind = LayerKind::host,
@@ -103,7 +107,8 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"container"},
      // The container's settings come from the job or pod that started it: not the node's.
      .rule_folders = {{"container", Scope::environment, Action::fix_config}},
-     .overview = areas::container_overview_line},
+     .overview = areas::container_overview_line,
+     .fleet_facts = {"container.runtime"}},
     {.id = "libraries",
      .title = "Driver libraries",
      .kind = LayerKind::image,
@@ -112,7 +117,9 @@ inline constexpr Layer k_all_layers[] = {
      .areas = {"libraries", "services"},
      .rule_folders = {{"libraries", Scope::node, Action::fix_config},
                       {"services", Scope::node, Action::restart_service}},
-     .overview = areas::libraries_overview_line},
+     .overview = areas::libraries_overview_line,
+     .fleet_facts = {"lib.libcuda.resolved_version", "lib.libnvidia_ml.resolved_version",
+                     "service.persistenced.running", "service.fabricmanager.running"}},
     {.id = "cuda",
      .title = "CUDA driver (libcuda)",
      .kind = LayerKind::image,
@@ -120,7 +127,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::cuda_facts},
      .areas = {"cuda"},
      .rule_folders = {{"cuda", Scope::node, Action::fix_config}},
-     .overview = areas::cuda_overview_line},
+     .overview = areas::cuda_overview_line,
+     .fleet_facts = {"cuda.driver_version", "cuda.device_count", "cuda.device.*.name"}},
     {.id = "nvml",
      .title = "NVML (libnvidia-ml)",
      .kind = LayerKind::image,
@@ -128,7 +136,9 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::nvml_facts},
      .areas = {"nvml"},
      .rule_folders = {{"nvml", Scope::node, Action::reset_gpu}},
-     .overview = areas::nvml_overview_line},
+     .overview = areas::nvml_overview_line,
+     .fleet_facts = {"nvml.driver_version", "nvml.device.*.ecc.enabled", "nvml.device.*.mig.enabled",
+                     "nvml.device.*.persistence", "nvml.device.*.compute_mode", "nvml.device.*.fabric.state"}},
     // Each GPU's NVLink links, their versions, far ends and error counters (issue 26 item 3): read
     // by the CUDA helper's NVML thread, so recorded by the cuda probe, like the nvml layer's facts.
     {.id = "nvlink",
@@ -138,7 +148,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::nvlink_facts},
      .areas = {"nvlink"},
      .rule_folders = {{"nvlink", Scope::node, Action::replace_hardware}},
-     .overview = areas::nvlink_overview_line},
+     .overview = areas::nvlink_overview_line,
+     .fleet_facts = {"nvlink.gpu.*.links", "nvlink.version"}},
     // Peer-to-peer between the GPUs, proven by data in the CUDA helper (issue 26): its facts come
     // from the helper's reply, as NVML's do, so its probe is cuda's (probes/cuda/peer_pairs).
     {.id = "p2p",
@@ -167,7 +178,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::iommu_facts},
      .areas = {"iommu"},
      .rule_folders = {{"iommu", Scope::node, Action::fix_config}},
-     .overview = areas::iommu_overview_line},
+     .overview = areas::iommu_overview_line,
+     .fleet_facts = {"iommu.active", "iommu.gpu_domain_types", "iommu.cmdline_options"}},
     // /dev/shm, RLIMIT_MEMLOCK, CAP_IPC_LOCK and the RDMA devices of the running process, against
     // its GPUs: what NCCL's shared-memory and RDMA transports need (issue 26). The process's, set by
     // the container runtime or the job that started it: --scope node reads the agent's own, which
@@ -189,7 +201,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::rdma_facts},
      .areas = {"rdma"},
      .rule_folders = {{"rdma", Scope::node, Action::fix_config}},
-     .overview = areas::rdma_overview_line},
+     .overview = areas::rdma_overview_line,
+     .fleet_facts = {"rdma.hca_count", "rdma.hca_drivers", "rdma.active_rates", "rdma.gpudirect.provider"}},
     {.id = "python",
      .title = "Python / PyTorch",
      .kind = LayerKind::environment,
@@ -199,7 +212,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::python_facts},
      .areas = {"python"},
      .rule_folders = {{"ml", Scope::environment, Action::fix_environment}},
-     .overview = areas::python_overview_line},
+     .overview = areas::python_overview_line,
+     .fleet_facts = {"torch.version", "wheels.nvidia[nvidia-nccl*]"}},
     // Every libnccl the stack may load and the one torch would, its version against the GPUs, and
     // the NCCL_* variables against the host (issue 26). The job's choice (its Python environment,
     // its variables): --scope node leaves it out, as it does the limits.
@@ -210,7 +224,8 @@ inline constexpr Layer k_all_layers[] = {
      .sections = {catalog::nccl_facts},
      .areas = {"nccl"},
      .rule_folders = {{"nccl", Scope::environment, Action::fix_environment}},
-     .overview = areas::nccl_overview_line},
+     .overview = areas::nccl_overview_line,
+     .fleet_facts = {"nccl.versions"}},
     {.id = "toolkit",
      .title = "CUDA toolkit (nvcc)",
      .kind = LayerKind::environment,
@@ -233,7 +248,8 @@ inline constexpr Layer k_all_layers[] = {
      .title = "System",
      .kind = LayerKind::image,
      .fact_prefixes = {"host.", "system."},
-     .sections = {catalog::host_facts, catalog::system_facts}},
+     .sections = {catalog::host_facts, catalog::system_facts},
+     .fleet_facts = {"host.kernel_release", "system.os_pretty_name"}},
     // Module against user-space versions, a failed context against the GPU's processes, CUDA's
     // proof against the bus: their facts are the layers' they judge (kmod.*, lib.*, cuda.*).
     {.id = "cross-checks", .title = "Cross-checks", .kind = LayerKind::cross_check},

@@ -76,6 +76,13 @@ struct Layer {
   /// Its overview line; none for a layer whose facts are context (system) or judgements of
   /// other layers (cross-checks). A layer with rule areas has one (tests/unit/core/test_all_layers.cpp).
   OverviewBuilder overview = nullptr;
+  /// The configuration facts `gpudoctor fleet` compares across nodes to find the odd one out
+  /// (fleet/fleet_facts.hpp): what should be the same on every node of a fleet (versions, modes,
+  /// counts), never what differs by nature (names, UUIDs, timings, process counts, bus ids:
+  /// tests/unit/fleet/test_fleet_facts.cpp checks none is volatile). `*` stands for one segment
+  /// (a GPU's ordinal: the node's value is its GPUs' distinct values with counts, "8x NVIDIA H200");
+  /// `name[prefix*]` keeps the items of a list fact that start with prefix (one wheel of many).
+  std::initializer_list<std::string_view> fleet_facts = {};
 };
 
 /// The layer whose longest prefix `fact` starts with; nullptr for a name no layer claims (a

@@ -14,6 +14,8 @@ constexpr std::size_t k_names_shown = 3;        // "a few node names" per row
 constexpr std::size_t k_max_cause_width = 56;   // a longer rule id is cut in the table (never in JSON)
 constexpr std::size_t k_max_fix_chars = 120;    // the fix column, unless -v
 constexpr std::size_t k_max_listed = 50;        // duplicates and unreadable inputs shown, unless -v
+constexpr std::size_t k_outlier_names = 10;     // an odd value's nodes named, unless -v
+constexpr std::size_t k_max_value_chars = 160;  // a fact's value (a list of wheels), unless -v
 
 std::string pad(std::string text, std::size_t width) {
   if (text.size() < width) text.append(width - text.size(), ' ');
@@ -36,6 +38,35 @@ std::string names_cell(const std::vector<std::string>& nodes) {
   }
   if (nodes.size() > k_names_shown) out += " +" + std::to_string(nodes.size() - k_names_shown) + " more";
   return out;
+}
+
+/// "gpu17, gpu18, gpu19" (at most `cap`, then "and N more"; every name when cap is 0).
+std::string names_list(const std::vector<std::string>& nodes, std::size_t cap) {
+  std::string out;
+  for (std::size_t i = 0; i < nodes.size() && (cap == 0 || i < cap); ++i) out += (i ? ", " : "") + printable_cut(nodes[i], 64);
+  if (cap != 0 && nodes.size() > cap) out += " and " + std::to_string(nodes.size() - cap) + " more";
+  return out;
+}
+
+/// "570.86.15 on 3 nodes: gpu17, gpu18, gpu19; 580.159.04 on 97 nodes"
+std::string outlier_line(const FleetOutlier& o, bool verbose) {
+  std::string out;
+  for (const OutlierValue& v : o.values) {
+    if (!out.empty()) out += "; ";
+    out += verbose ? printable(v.value) : printable_cut(v.value, k_max_value_chars);
+    if (v.expected && o.reference) out += " (the reference)";
+    out += " on " + plural(v.count, "node", "nodes");
+    if (!v.nodes.empty()) out += ": " + names_list(v.nodes, verbose ? 0 : k_outlier_names);
+  }
+  return out;
+}
+
+std::string outliers_heading(const FleetSummary& summary) {
+  return plural(static_cast<std::int64_t>(summary.outliers.size()), "fact differs", "facts differ") +
+         " between the nodes (" +
+         (summary.has_reference ? "against the reference where it gives a value, else the majority"
+                                : "the odd ones first, the majority's value last") +
+         "):";
 }
 
 }  // namespace
@@ -92,6 +123,11 @@ std::string render_fleet_text(const FleetSummary& summary, const FleetTextOption
     }
   }
 
+  if (!summary.outliers.empty()) {
+    out += "\n" + outliers_heading(summary) + "\n";
+    for (const FleetOutlier& o : summary.outliers) out += "  " + o.fact + ": " + outlier_line(o, options.verbose) + "\n";
+  }
+
   if (!summary.duplicates.empty()) {
     out += "\n" + plural(static_cast<std::int64_t>(summary.duplicates.size()), "node", "nodes") +
            " reported more than once; the newer report counts:\n";
@@ -139,6 +175,14 @@ nlohmann::json render_fleet_json(const FleetSummary& summary) {
   }
   json unreadable = json::array();
   for (const FleetUnreadable& u : summary.unreadable) unreadable.push_back({{"path", u.path}, {"reason", u.reason}});
+  json outliers = json::array();
+  for (const FleetOutlier& o : summary.outliers) {
+    json values = json::array();
+    for (const OutlierValue& v : o.values) {
+      values.push_back({{"value", v.value}, {"count", v.count}, {"nodes", v.nodes}, {"expected", v.expected}});
+    }
+    outliers.push_back({{"fact", o.fact}, {"reference", o.reference ? json(*o.reference) : json(nullptr)}, {"values", values}});
+  }
   return {{"fleet_schema_version", k_fleet_schema_version},
           {"gpudoctor_version", GD_VERSION},
           {"scope", summary.scope == CauseScope::node ? "node" : "all"},
@@ -146,7 +190,41 @@ nlohmann::json render_fleet_json(const FleetSummary& summary) {
           {"reports", summary.reports},
           {"groups", groups},
           {"duplicates", duplicates},
-          {"unreadable", unreadable}};
+          {"unreadable", unreadable},
+          {"compared_with", summary.has_reference ? "reference" : "majority"},
+          {"outliers", outliers}};
+}
+
+std::string render_fleet_markdown(const FleetSummary& summary) {
+  // A table cell: printable, its pipes escaped, on one line.
+  auto cell = [](std::string_view text, std::size_t limit) {
+    std::string out;
+    for (char c : printable_cut(text, limit)) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+  };
+  std::int64_t problem_nodes = 0;
+  for (const FleetGroup& g : summary.groups) {
+    if (g.root_cause) problem_nodes += static_cast<std::int64_t>(g.nodes.size());
+  }
+  std::string out = "### gpudoctor fleet: " + plural(summary.nodes, "node", "nodes") + ", " +
+                    std::to_string(summary.nodes - problem_nodes) + " healthy\n\n";
+  if (!summary.groups.empty()) {
+    out += "| nodes | root cause | severity | action | node names |\n|---:|---|---|---|---|\n";
+    for (const FleetGroup& g : summary.groups) {
+      out += "| " + std::to_string(g.nodes.size()) + " | " +
+             (g.root_cause ? "`" + cell(*g.root_cause, k_max_cause_width) + "`" : std::string("healthy")) + " | " +
+             cell(g.severity, 16) + " | " + cell(g.action, 24) + " | " + cell(names_cell(g.nodes), 400) + " |\n";
+    }
+  }
+  if (!summary.outliers.empty()) {
+    out += "\n" + outliers_heading(summary) + "\n\n";
+    for (const FleetOutlier& o : summary.outliers) out += "- `" + o.fact + "`: " + cell(outlier_line(o, false), 4000) + "\n";
+  }
+  if (!summary.unreadable.empty()) {
+    out += "\n" + plural(static_cast<std::int64_t>(summary.unreadable.size()), "input", "inputs") +
+           " could not be read (`gpudoctor fleet` lists them).\n";
+  }
+  return out;
 }
 
 }  // namespace gd

@@ -1,6 +1,7 @@
 #pragma once
-// `gpudoctor fleet` output: a table with one row per root cause, largest first, then the nodes
-// reported more than once and the inputs that could not be read; or the fleet JSON, a versioned
+// `gpudoctor fleet` output: a table with one row per root cause, largest first, then the
+// configuration facts that differ between the nodes (the odd ones out), the nodes reported more
+// than once and the inputs that could not be read; or the fleet JSON, a versioned
 // contract documented in README.md ("Fleet JSON"). Pure functions of the summary.
 
 #include <string>
@@ -20,5 +21,7 @@ struct FleetTextOptions {
 
 std::string render_fleet_text(const FleetSummary& summary, const FleetTextOptions& options);
 nlohmann::json render_fleet_json(const FleetSummary& summary);
+/// For a bug tracker or a chat: the groups as a table and the facts that differ as a list.
+std::string render_fleet_markdown(const FleetSummary& summary);
 
 }  // namespace gd

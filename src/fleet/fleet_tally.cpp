@@ -28,11 +28,32 @@ const DigestFinding* root_cause_of(const ReportDigest& digest, CauseScope scope)
   return nullptr;
 }
 
-void FleetTally::add_report(const std::string& source, const ReportDigest& digest) {
+FleetTally::FleetTally(CauseScope scope, FleetComparison comparison)
+    : m_scope(scope),
+      m_comparison(std::move(comparison)),
+      m_value_ids(m_comparison.facts.size()),
+      m_value_texts(m_comparison.facts.size()) {}
+
+std::uint32_t FleetTally::value_id(std::size_t fact, const std::optional<std::string>& value) {
+  if (!value) return 0;
+  auto& ids = m_value_ids[fact];
+  if (auto it = ids.find(*value); it != ids.end()) return it->second;
+  m_value_texts[fact].push_back(*value);
+  auto id = static_cast<std::uint32_t>(m_value_texts[fact].size());
+  ids.emplace(*value, id);
+  return id;
+}
+
+void FleetTally::add_report(const std::string& source, const ReportDigest& digest,
+                            const std::vector<std::optional<std::string>>& values) {
   ++m_reports;
   const bool named = !digest.host.empty() && digest.host != k_redacted_host;
   const std::string name = named ? digest.host : source;
-  Node node{source, digest.started, std::nullopt, {}};
+  Node node{source, digest.started, std::nullopt, {}, {}};
+  if (!m_comparison.facts.empty()) {
+    node.values.resize(m_comparison.facts.size());
+    for (std::size_t i = 0; i < values.size() && i < node.values.size(); ++i) node.values[i] = value_id(i, values[i]);
+  }
   if (const DigestFinding* cause = root_cause_of(digest, m_scope)) {
     node.cause = cause->id;
     // The first report of a cause describes it (severity and title are the rule's, the same in each).
@@ -94,6 +115,17 @@ FleetSummary FleetTally::summary() const {
   });
   std::sort(out.duplicates.begin(), out.duplicates.end(),
             [](const FleetDuplicate& a, const FleetDuplicate& b) { return natural_less(a.node, b.node); });
+
+  out.has_reference = !m_comparison.reference.empty();
+  for (std::size_t fact = 0; fact < m_comparison.facts.size(); ++fact) {
+    FactColumn column{m_comparison.facts[fact], {}, std::nullopt};
+    if (fact < m_comparison.reference.size()) column.reference = m_comparison.reference[fact];
+    for (const auto& [name, node] : m_nodes) {
+      std::uint32_t id = node.values.empty() ? 0 : node.values[fact];
+      if (id != 0) column.nodes_by_value[m_value_texts[fact][id - 1]].push_back(name);
+    }
+    if (auto outlier = outlier_of(std::move(column))) out.outliers.push_back(std::move(*outlier));
+  }
   return out;
 }
 

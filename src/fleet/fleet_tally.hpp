@@ -11,6 +11,9 @@
 //                is a node of its own, named by where it was read ("reports/a.json", "-:120").
 //   duplicates   two reports of one node: the newer counts (run.started; a report with it is
 //                newer than one without; between equals, the one read later), the other is named.
+//   outliers     the node's value of each configuration fact the fleet compares (fleet/fleet_facts),
+//                kept as a small number per fact (each distinct value's text is kept once), and
+//                compared across the nodes in summary() (fleet/fleet_outliers).
 
 #include <cstdint>
 #include <map>
@@ -18,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "fleet/fleet_outliers.hpp"
 #include "fleet/report_digest.hpp"
 
 namespace gd {
@@ -52,6 +56,15 @@ struct FleetSummary {
   std::vector<FleetGroup> groups;      ///< largest first
   std::vector<FleetDuplicate> duplicates;
   std::vector<FleetUnreadable> unreadable;
+  bool has_reference = false;          ///< outliers are against a --reference, not the majority
+  std::vector<FleetOutlier> outliers;  ///< in the facts' order
+};
+
+/// What the fleet compares: the facts' keys and, with a --reference, the known-good value of
+/// each (nullopt where the reference does not say: that fact is compared with the majority).
+struct FleetComparison {
+  std::vector<std::string> facts;
+  std::vector<std::optional<std::string>> reference;  ///< empty without a --reference
 };
 
 /// The finding `digest` is grouped by, or nullptr when the node is healthy.
@@ -59,10 +72,12 @@ const DigestFinding* root_cause_of(const ReportDigest& digest, CauseScope scope)
 
 class FleetTally {
  public:
-  explicit FleetTally(CauseScope scope) : m_scope(scope) {}
+  explicit FleetTally(CauseScope scope, FleetComparison comparison = {});
 
-  /// One report, read from `source` (a path, "path:LINE" or "-:LINE").
-  void add_report(const std::string& source, const ReportDigest& digest);
+  /// One report, read from `source` (a path, "path:LINE" or "-:LINE"), and its node's value of
+  /// each compared fact (FleetComparison's order; nullopt: the report does not say).
+  void add_report(const std::string& source, const ReportDigest& digest,
+                  const std::vector<std::optional<std::string>>& values = {});
   /// An input, or a stretch of one, that holds no report a fleet can count.
   void add_unreadable(std::string path, std::string reason);
 
@@ -83,9 +98,15 @@ class FleetTally {
     std::string started;
     std::optional<std::string> cause;  ///< key into m_causes; nullopt: healthy
     std::vector<std::string> ignored;  ///< older reports of this node
+    std::vector<std::uint32_t> values; ///< per compared fact: 0 none, else 1 + index into m_value_texts
   };
 
+  std::uint32_t value_id(std::size_t fact, const std::optional<std::string>& value);
+
   CauseScope m_scope;
+  FleetComparison m_comparison;
+  std::vector<std::map<std::string, std::uint32_t, std::less<>>> m_value_ids;  ///< per fact
+  std::vector<std::vector<std::string>> m_value_texts;                          ///< per fact
   std::int64_t m_reports = 0;
   std::map<std::string, Node> m_nodes;
   std::map<std::string, Cause> m_causes;  ///< what was first read about each root cause

@@ -17,12 +17,15 @@ constexpr std::size_t k_max_short = 256;        // ids, severities, scopes, acti
 constexpr std::size_t k_max_text = 2048;        // title, first fix step
 constexpr std::size_t k_max_findings = 1000;    // more than the rule base has rules
 constexpr std::size_t k_max_depth = 256;        // deeper nesting than any report has: refused
+constexpr std::size_t k_max_items = 1024;       // items of one list fact kept (a fact's list of wheels, GPUs)
 
 // Where the parser is, as far as the digest cares.
-enum class Where { root, run, findings, finding, fix, elsewhere };
+enum class Where { root, run, findings, finding, fix, facts, fact, fact_list, elsewhere };
 
 class DigestSax : public nlohmann::json_sax<json> {
  public:
+  explicit DigestSax(const FleetFactSelection* selection) : m_selection(selection) {}
+
   ReportDigest digest;
   std::string format;          ///< a capture's "format"
   bool root_is_object = false;
@@ -33,16 +36,31 @@ class DigestSax : public nlohmann::json_sax<json> {
   std::string parse_message;   ///< nlohmann's, when the text is not JSON
 
   bool null() override { return scalar_of_other_type("null"); }
-  bool boolean(bool) override { return scalar_of_other_type("a boolean"); }
-  bool number_integer(number_integer_t value) override { return integer(value); }
+  bool boolean(bool value) override {
+    if (fact_scalar(value ? "true" : "false")) return true;
+    return scalar_of_other_type("a boolean");
+  }
+  bool number_integer(number_integer_t value) override {
+    if (fact_scalar(std::to_string(value))) return true;
+    return integer(value);
+  }
   bool number_unsigned(number_unsigned_t value) override {
+    if (fact_scalar(std::to_string(value))) return true;
     return integer(value > static_cast<number_unsigned_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(value));
   }
-  bool number_float(number_float_t, const string_t&) override { return scalar_of_other_type("a fraction"); }
+  bool number_float(number_float_t, const string_t& text) override {
+    if (fact_scalar(text)) return true;
+    return scalar_of_other_type("a fraction");
+  }
   bool binary(binary_t&) override { return true; }  // not produced by the JSON reader
 
   bool string(string_t& value) override {
     mark_root_scalar();
+    if (top() == Where::fact && m_key == "state") {
+      assign_bounded(current_fact().state, value, k_max_short);
+      return true;
+    }
+    if (fact_scalar(value)) return true;
     std::string* target = string_target();
     if (target != nullptr) {
       assign_bounded(*target, value, top() == Where::finding && m_key == "title" ? k_max_text : k_max_short);
@@ -65,6 +83,12 @@ class DigestSax : public nlohmann::json_sax<json> {
   bool end_array() override { return close(); }
 
   bool key(string_t& value) override {
+    if (top() == Where::facts) {
+      // A fact's name: kept whole for the selection's test (a longer one is no fact of any layer).
+      m_fact_selected = value.size() <= k_max_short && m_selection != nullptr && m_selection->selects(value) &&
+                        digest.facts.size() < k_max_digest_facts;
+      if (m_fact_selected) m_fact_name = value;
+    }
     assign_bounded(m_key, value, k_max_short);
     return true;
   }
@@ -81,9 +105,31 @@ class DigestSax : public nlohmann::json_sax<json> {
   }
 
  private:
+  const FleetFactSelection* m_selection;
   std::vector<Where> m_stack;
   std::string m_key;
   bool m_fix_seen = false;
+  bool m_fact_selected = false;  ///< the fact whose object opens next is one the selection reads
+  std::string m_fact_name;
+
+  DigestFact& current_fact() { return digest.facts.back(); }
+
+  /// A selected fact's scalar value, or an item of its list value: kept as text. False when the
+  /// parser is anywhere else.
+  bool fact_scalar(std::string_view text) {
+    if (top() == Where::fact && m_key == "value") {
+      assign_bounded(current_fact().value, text, k_max_text);
+      return true;
+    }
+    if (top() == Where::fact_list) {
+      if (current_fact().items.size() < k_max_items) {
+        current_fact().items.emplace_back();
+        assign_bounded(current_fact().items.back(), text, k_max_text);
+      }
+      return true;
+    }
+    return false;
+  }
 
   Where top() const { return m_stack.empty() ? Where::elsewhere : m_stack.back(); }
   DigestFinding& current_finding() { return digest.findings.back(); }
@@ -163,6 +209,16 @@ class DigestSax : public nlohmann::json_sax<json> {
     } else if (top() == Where::root && m_key == "run") {
       here = array ? Where::elsewhere : Where::run;
       if (array) note("not a gpudoctor report: run is an array");
+    } else if (top() == Where::root && m_key == "facts") {
+      here = array ? Where::elsewhere : Where::facts;  // a report whose facts are no object has none a fleet reads
+    } else if (top() == Where::facts) {
+      if (!array && m_fact_selected) {
+        digest.facts.push_back(DigestFact{m_fact_name, "", false, "", {}});
+        here = Where::fact;
+      }
+    } else if (top() == Where::fact && m_key == "value" && array) {
+      current_fact().is_list = true;
+      here = Where::fact_list;
     } else if (top() == Where::root && m_key == "findings") {
       if (array) {
         here = Where::findings;
@@ -208,6 +264,10 @@ void scrub_digest_secrets(ReportDigest& digest) {
       *text = scrub_known_secrets(*text);
     }
   }
+  for (DigestFact& f : digest.facts) {
+    f.value = scrub_known_secrets(f.value);
+    for (std::string& item : f.items) item = scrub_known_secrets(item);
+  }
 }
 
 bool digits(std::string_view text, std::size_t from, std::size_t count) {
@@ -228,8 +288,8 @@ bool is_report_timestamp(std::string_view t) {
   return frame && (t.size() == 20 || (t[19] == '.' && digits(t, 20, 3)));
 }
 
-std::expected<ReportDigest, std::string> digest_report(std::string_view text) {
-  DigestSax sax;
+std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection) {
+  DigestSax sax(selection);
   bool parsed = json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
   if (!parsed) {
     if (!sax.parse_message.empty()) return std::unexpected("not valid JSON: " + sax.parse_message);

@@ -1,6 +1,7 @@
 #pragma once
 // One report reduced to what grouping a fleet needs: the node's name, when the report was made,
-// and each finding's id, severity, scope, action, title and first fix step. The report is parsed
+// each finding's id, severity, scope, action, title and first fix step, and the facts a fleet
+// compares across its nodes (fleet/fleet_facts: only those the selection names). The report is parsed
 // as a stream of events (nlohmann's SAX interface), so its facts and capture are checked for
 // well-formedness but never built in memory. Pure.
 
@@ -9,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "fleet/fleet_facts.hpp"
 
 namespace gd {
 
@@ -27,11 +30,18 @@ struct ReportDigest {
   std::string started;  ///< run.started (UTC, RFC 3339): "" when absent
   std::string scope;    ///< run.scope: "all", "node", or "" when absent
   std::vector<DigestFinding> findings;  ///< most likely cause first, as the report has them
+  std::vector<DigestFact> facts;        ///< the selected facts, in the report's order
 };
 
 /// The report in `text`, or why it is not one a fleet can count ("not valid JSON: ...", "a
 /// gpudoctor capture, not a report", "schema_version 2 is newer than ...").
-std::expected<ReportDigest, std::string> digest_report(std::string_view text);
+/// With `selection`, the facts it selects are kept too (bounded: k_max_digest_facts, each value
+/// and item as a title is).
+std::expected<ReportDigest, std::string> digest_report(std::string_view text,
+                                                       const FleetFactSelection* selection = nullptr);
+
+/// At most this many facts of one report are kept (a hostile report may claim 100,000 GPUs).
+inline constexpr std::size_t k_max_digest_facts = 4096;
 
 /// Whether a run.started value is one this version reads ("2026-12-01T10:22:33.123Z").
 bool is_report_timestamp(std::string_view text);

@@ -83,9 +83,9 @@ cat "$TMP/sweep/gpu7.json" | "$GD" fleet - --format prometheus >"$TMP/stdin.out"
 rc=$?
 expect_rc stdin 0
 value stdin gpudoctor_fleet_group_nodes root_cause=devices.uvm-wrong-major severity=error action=fix-config 1.0
-run_gd md fleet "$TMP/sweep" --format markdown
-expect_rc md 2
-expect_err md '^gpudoctor: error: fleet prints text, --format json or --format prometheus'
+run_gd npd fleet "$TMP/sweep" --format npd
+expect_rc npd 2
+expect_err npd '^gpudoctor: error: fleet prints text, --format json, --format markdown or --format prometheus'
 # README's sweep line, as written there (paths moved into $TMP): the sweep has an unreadable
 # file (exit 1), and the file is still written whole, under its .prom name only.
 checks=$((checks + 1))

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `gpudoctor fleet --json` against its yardsticks (issue 27 item 2): N reports of about 66-86 KB
+# (replays of the captured ML host, one per node gpu1..gpuN, in a folder and as one JSON Lines
+# stream on standard input), each run in the same loop as
+#   - jq -c '[.run.host, .findings[0].id]' over the same files and stream (a JSON reader that
+#     extracts two fields), and
+#   - cat of the same files and stream (the page cache's speed: the MB/s ceiling).
+# Medians of RUNS of wall seconds and peak RSS (/usr/bin/time), warm cache; the load average is
+# printed first and last (the development machine is shared: compare only numbers of one run).
+# The reports are made under TMPDIR (default /tmp) and deleted at the end.
+# Usage: bench/fleet_speed.sh path/to/gpudoctor [runs] [N...]   (default: 5 runs, 1000 10000)
+set -u
+bin=$(realpath "${1:?usage: bench/fleet_speed.sh path/to/gpudoctor [runs] [N...]}")
+runs=${2:-5}
+shift $(($# >= 2 ? 2 : 1))
+if [ $# -gt 0 ]; then counts=("$@"); else counts=(1000 10000); fi
+build=$(dirname "$bin")
+command -v jq >/dev/null || { echo "bench/fleet_speed.sh: needs jq" >&2; exit 1; }
+{ cmake --build "$build" --target compose_capture >/dev/null &&
+  bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null; } \
+  || { echo "bench/fleet_speed.sh: cannot make the captured hosts in $build/generated" >&2; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet-speed.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+"$bin" replay "$build/generated/tests/hosts/h200-live-ml.capture.json" --json --no-capture >"$tmp/base.json" 2>/dev/null
+
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'; }
+# one LABEL STDIN CMD: appends "LABEL wall_s rss_kb" to $tmp/times
+one() {
+  local label=$1 input=$2
+  shift 2
+  /usr/bin/time -o "$tmp/t" -f '%e %M' "$@" <"$input" >/dev/null 2>"$tmp/err" || { echo "failed: $label" >&2; cat "$tmp/err" >&2; }
+  echo "$label $(cat "$tmp/t")" >>"$tmp/times"
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $runs runs per line, medians"
+printf '| N | command | wall s | MB/s | peak RSS MB |\n|---:|---|---:|---:|---:|\n'
+for n in "${counts[@]}"; do
+  python3 - "$tmp/base.json" "$tmp/fleet$n" "$tmp/fleet$n.jsonl" "$n" <<'PY'
+import json, os, sys
+r = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2])
+with open(sys.argv[3], "w") as stream:
+    for i in range(1, int(sys.argv[4]) + 1):
+        r["run"]["host"] = "gpu%d" % i
+        with open(os.path.join(sys.argv[2], "gpu%d.json" % i), "w") as f:
+            json.dump(r, f, indent=1)
+        stream.write(json.dumps(r) + "\n")
+PY
+  dir=$tmp/fleet$n
+  jsonl=$tmp/fleet$n.jsonl
+  mb=$(du -sb "$dir" | awk '{print $1 / 1e6}')
+  : >"$tmp/times"
+  for ((i = 0; i < runs; i++)); do
+    one "cat-folder" /dev/null bash -c "cat $dir/*.json"
+    one "gpudoctor-folder" /dev/null "$bin" fleet "$dir" --json
+    one "jq-folder" /dev/null bash -c "jq -c '[.run.host, .findings[0].id]' $dir/*.json"
+    one "cat-stdin" "$jsonl" cat
+    one "gpudoctor-stdin" "$jsonl" "$bin" fleet - --json
+    one "jq-stdin" "$jsonl" jq -c '[.run.host, .findings[0].id]'
+  done
+  for label in cat-folder gpudoctor-folder jq-folder cat-stdin gpudoctor-stdin jq-stdin; do
+    wall=$(awk -v l="$label" '$1 == l {print $2}' "$tmp/times" | median)
+    rss=$(awk -v l="$label" '$1 == l {print $3}' "$tmp/times" | median)
+    printf '| %s | %s (%.0f MB) | %s | %.0f | %.1f |\n' "$n" "$label" "$mb" "$wall" "$(awk -v m="$mb" -v w="$wall" 'BEGIN {print (w > 0 ? m / w : 0)}')" \
+      "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
+  done
+  rm -rf "$dir" "$jsonl"
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
