@@ -850,6 +850,30 @@ add("nccl.too-old-for-gpu", "negative-rtx-pro-6000-nccl-2.28.9", case(
     "release that fixed compute capability 12.0.",
     RTX_PRO_6000, nccl_wheel(), NCCL_NET))
 
+# nccl.gpudirect-disabled-by-old-nccl (issues 26 items 4, 5): the two-GPU node with two active HCAs, the
+# proprietary module (no dma-buf path) and nvidia_peermem loaded, as rdma.gpudirect-missing's host case
+# composes it from the same real H200, beside the venv's NCCL wheel at an old and at the real version.
+PEERMEM_NODE_CASE = os.path.join(HERE, "..", "rules", "rdma.gpudirect-missing", "hosts",
+                                 "negative-proprietary-module-with-nvidia-peermem.host.json")
+
+
+def peermem_node():
+    node = json.load(open(PEERMEM_NODE_CASE))
+    return {"paths": node["paths"], "replace_lines": node["replace_lines"]}
+
+
+ABOUT_PEERMEM = ("The real H200 container composed into a node with a second GPU, two active InfiniBand HCAs "
+                 "(mlx5_0, mlx5_1), the proprietary kernel module (so no dma-buf path) and nvidia_peermem loaded "
+                 "without MLNX_OFED's memory_peers/nv_mem")
+add("nccl.gpudirect-disabled-by-old-nccl", "positive-nccl-2.21.5-with-nvidia-peermem", case(
+    ABOUT_PEERMEM + "; the venv's NCCL wheel is 2.21.5, which looks only for the peer-memory clients and turns "
+    "GPUDirect RDMA off (NVIDIA/nccl#1676).",
+    peermem_node(), nccl_wheel("2.21.5"), NCCL_NET))
+add("nccl.gpudirect-disabled-by-old-nccl", "negative-nccl-2.28.9-with-nvidia-peermem", case(
+    ABOUT_PEERMEM + "; the venv's real NCCL " + NCCL_REAL_VERSION + " wheel, which also finds "
+    "/sys/module/nvidia_peermem (since 2.23.4).",
+    peermem_node(), nccl_wheel(), NCCL_NET))
+
 
 def main():
     # --out DIR writes the files under DIR (DIR/tests/rules/...); never into the repository, where
