@@ -29,6 +29,11 @@ echo "exit $?" >>"$R/unprivileged.txt"
   echo "=== the new layers' overview lines, uid 65534"; grep -E "$NEW_LAYERS" "$R/unprivileged.txt"
   echo "=== the new layers' facts, uid 65534"; grep -E "$NEW_FACTS" "$R/unprivileged.txt"
   echo "=== p2p/nvlink metrics"; grep -E 'p2p|nvlink' "$R/metrics.prom"
+  echo "=== NCCL_SOCKET_IFNAME naming this container's interface, then one it lacks (nccl.socket-ifname-not-found)"
+  ls /sys/class/net
+  NCCL_SOCKET_IFNAME=$(ls /sys/class/net | grep -v '^lo$' | head -1) "$GD" --color never 2>&1 | grep -E 'NCCL'
+  NCCL_SOCKET_IFNAME==ib9 "$GD" --color never 2>&1 | grep -E 'NCCL|nccl\.' ; echo "exit ${PIPESTATUS[0]}"
+  echo "=== --scope node --format npd"; "$GD" --scope node --format npd; echo "exit $?"
 } >"$R/new-layers.txt"
 OUT=/tmp/scen bash bench/device_scenarios.sh "$GD" >/dev/null 2>&1
 tar -czf "$R/scenarios.tar.gz" -C /tmp/scen .
