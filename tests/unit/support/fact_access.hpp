@@ -34,4 +34,8 @@ inline std::vector<std::string> list_of(const FactSet& facts, std::string_view n
   return std::get<std::vector<std::string>>(fact->value);
 }
 
+// The same for names checked when the test compiles ("rdma.hcas"_fact).
+inline FactState state_of(const FactSet& facts, FactName name) { return state_of(facts, name.view()); }
+inline std::vector<std::string> list_of(const FactSet& facts, FactName name) { return list_of(facts, name.view()); }
+
 }  // namespace gd::test

@@ -12,6 +12,7 @@
 
 #include "pci_config_bytes.hpp"
 #include "sys/replay_host.hpp"
+#include "fact_access.hpp"
 
 namespace GD_UNITY_ID {
 
@@ -96,12 +97,7 @@ HostTree eight_gpu_node(std::uint16_t downstream_acs, const std::string& group_t
   return tree;
 }
 
-FactState state(const FactSet& facts, gd::FactName name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name.view());
-  REQUIRE(fact);
-  return fact->state;
-}
+FactState state(const FactSet& facts, gd::FactName name) { return gd::test::state_of(facts, name); }
 
 List list(const FactSet& facts, gd::FactName name) {
   const gd::Fact* fact = facts.find(name);

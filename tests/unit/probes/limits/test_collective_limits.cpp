@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sys/replay_host.hpp"
+#include "fact_access.hpp"
 
 namespace GD_UNITY_ID {
 
@@ -50,12 +51,7 @@ std::vector<std::string> eight_nodes() {
   return nodes;
 }
 
-FactState state(const FactSet& facts, gd::FactName name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name.view());
-  REQUIRE(fact);
-  return fact->state;
-}
+FactState state(const FactSet& facts, gd::FactName name) { return gd::test::state_of(facts, name); }
 
 }  // namespace
 

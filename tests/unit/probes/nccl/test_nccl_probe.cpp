@@ -15,6 +15,7 @@
 #include "sys/real_host.hpp"
 #include "temp_tree.hpp"
 #include "tiny_elf.hpp"
+#include "fact_access.hpp"
 
 namespace GD_UNITY_ID {
 
@@ -69,20 +70,9 @@ FactSet run(const TempTree& tree, FactSet facts) {
   return facts;
 }
 
-std::vector<std::string> list(const FactSet& facts, gd::FactName name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name.view());
-  REQUIRE(fact);
-  REQUIRE(fact->state == FactState::present);
-  return std::get<std::vector<std::string>>(fact->value);
-}
+std::vector<std::string> list(const FactSet& facts, gd::FactName name) { return gd::test::list_of(facts, name); }
 
-FactState state(const FactSet& facts, gd::FactName name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name.view());
-  REQUIRE(fact);
-  return fact->state;
-}
+FactState state(const FactSet& facts, gd::FactName name) { return gd::test::state_of(facts, name); }
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "sys/replay_host.hpp"
 #include "rdma_trees.hpp"
+#include "fact_access.hpp"
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
 
@@ -33,20 +34,9 @@ FactSet run(Node node) {
   return facts;
 }
 
-std::vector<std::string> list(const FactSet& facts, gd::FactName name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name.view());
-  REQUIRE(fact);
-  REQUIRE(fact->state == FactState::present);
-  return std::get<std::vector<std::string>>(fact->value);
-}
+std::vector<std::string> list(const FactSet& facts, gd::FactName name) { return gd::test::list_of(facts, name); }
 
-FactState state(const FactSet& facts, gd::FactName name) {
-  const gd::Fact* fact = facts.find(name);
-  INFO("fact " << name.view());
-  REQUIRE(fact);
-  return fact->state;
-}
+FactState state(const FactSet& facts, gd::FactName name) { return gd::test::state_of(facts, name); }
 
 bool any_contains(const std::vector<std::string>& lines, std::string_view text) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) { return line.find(text) != std::string::npos; });
