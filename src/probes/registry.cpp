@@ -19,6 +19,7 @@
 #include "probes/probe.hpp"
 #include "probes/python/python_stack.hpp"
 #include "probes/rdma/rdma_probe.hpp"
+#include "probes/nvlink/imex_channels.hpp"
 #include "probes/system/services.hpp"
 #include "probes/system/system.hpp"
 #include "probes/target/target_host.hpp"
@@ -47,6 +48,7 @@ constexpr const Layer& toolkit = layer_named("toolkit");
 constexpr const Layer& environment = layer_named("environment");
 constexpr const Layer& system = layer_named("system");
 constexpr const Layer& cross_checks = layer_named("cross-checks");
+constexpr const Layer& nvlink = layer_named("nvlink");
 
 constexpr ProbeRuns preflight_only = ProbeRuns::preflight_only;
 
@@ -70,6 +72,7 @@ constexpr std::array k_probes = {
     ProbeEntry{libraries, "target_libraries", probe_target_libraries, preflight_only},  // the runtime injects them
     ProbeEntry{toolkit, "cuda_toolkits", probe_cuda_toolkits},  // nvcc, and what an extension build would use
     ProbeEntry{system, "services", probe_services},             // distribution, libc, daemons
+    ProbeEntry{nvlink, "imex_channels", probe_imex_channels},   // /dev/nvidia-caps-imex-channels (multi-node NVLink)
     ProbeEntry{kernel_log, "kernel_log", probe_kernel_log},     // what the driver said
     ProbeEntry{iommu, "iommu", probe_iommu},                    // IOMMU, ACS, faults: needs pci and the kernel log's lines
     ProbeEntry{cuda, "cuda_driver", probe_cuda_driver},         // libcuda + NVML in the helper (slowest)

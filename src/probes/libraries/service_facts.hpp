@@ -11,6 +11,9 @@ inline constexpr FactSpec k_service_facts[] = {
     FactSpec{"service.persistenced.running", T::boolean, "nvidia-persistenced is running (unknown inside a container)"},
     FactSpec{"service.fabricmanager.running", T::boolean,
              "the NVSwitch fabric manager nv-fabricmanager is running (unknown inside a container)"},
+    FactSpec{"service.imex.running", T::boolean,
+             "the IMEX daemon nvidia-imex (nvidia-imex.service) is running: it shares GPU memory between the nodes of a "
+             "multi-node NVLink domain (GB200/GB300 NVL); unknown inside a container"},
 };
 
 /// The section, as core/all_layers.hpp names it.

@@ -2,7 +2,8 @@
 // The NVLink layer's facts: each GPU's links as NVML reports them (the CUDA helper's NVML thread
 // asks, protocol 1.3; probes/cuda/nvml_nvlink records them) and what they add up to. A GPU whose
 // NVML answers NOT_SUPPORTED has no NVLink (PCIe GPUs, a VM's GPU): its facts are absent, never a
-// fault.
+// fault. The IMEX channel nodes of multi-node NVLink systems are read from /dev
+// (probes/nvlink/imex_channels).
 #include "core/fact_catalog.hpp"
 
 namespace gd::catalog {
@@ -44,6 +45,11 @@ inline constexpr FactSpec k_nvlink_facts[] = {
              "active links whose replay, recovery or CRC counters are not zero ('GPU 0 (00000000:18:00.0) link 3: 12 replay, "
              "4 CRC flit'), or whose recoveries failed (Blackwell); counted since the driver loaded"},
     FactSpec{"nvlink.error_links_gpus", T::list, "those GPUs' UUIDs (for nvidia-smi -i)"},
+    FactSpec{"nvlink.imex.channels", T::list,
+             "the IMEX channel nodes in /dev/nvidia-caps-imex-channels ('channel0'), character devices only, by number; "
+             "absent when the folder does not exist (nothing creates it by default: the administrator does, after every "
+             "reboot; probes/nvlink/imex_channels)"},
+    FactSpec{"nvlink.imex.channel_count", T::integer, "how many there are; 0 when the folder does not exist"},
 };
 
 constexpr std::span<const FactSpec> nvlink_facts() { return k_nvlink_facts; }

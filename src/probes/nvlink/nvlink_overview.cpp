@@ -1,7 +1,11 @@
 // The overview line of the NVLink layer (probes/nvlink): how many GPUs have NVLink, how many
-// links each, whether they are all up, and which are down.
+// links each, whether they are all up, and which are down; on a multi-node NVLink node, its IMEX
+// channels.
 
 #include "probes/nvlink/nvlink_overview.hpp"
+
+#include <optional>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -31,6 +35,15 @@ std::string down_text(const std::vector<std::string>& fewer, const std::vector<s
   std::string text = fmt::format("{}", fmt::join(named.begin(), named.begin() + static_cast<std::ptrdiff_t>(shown), ", "));
   if (named.size() > shown) text += fmt::format(" and {} more", named.size() - shown);
   return text + " down";
+}
+
+/// The IMEX state of a multi-node NVLink node, only when there is one: "IMEX: 1 channel", or
+/// "IMEX running, no channel" (the daemon runs but nothing can use it); nothing elsewhere.
+std::optional<std::string> imex_text(const FactSet& facts) {
+  auto channels = facts.get_int("nvlink.imex.channel_count"_fact);
+  if (channels && *channels > 0) return "IMEX: " + plural(*channels, "channel");
+  if (facts.get_bool("service.imex.running"_fact) == true && channels == 0) return "IMEX running, no channel";
+  return std::nullopt;
 }
 
 }  // namespace
@@ -82,6 +95,7 @@ AreaLine nvlink_overview_line(const Layer& layer, const FactSet& facts, const st
   }
   std::vector<std::string> errors = list_of(facts, "nvlink.error_links"_fact);
   if (!errors.empty()) parts.push_back(plural(static_cast<std::int64_t>(errors.size()), "link") + " with errors since the driver loaded");
+  if (auto imex = imex_text(facts)) parts.push_back(*imex);
   line.summary = fmt::format("{}", fmt::join(parts, "; "));
   line.status = status_for(findings, layer, AreaStatus::ok);
   return line;

@@ -25,9 +25,10 @@ struct Daemon {
   FactName fact;
   std::string_view comm;  // /proc/PID/comm: the program name cut to 15 characters
 };
-constexpr std::array<Daemon, 2> k_daemons = {{
+constexpr std::array<Daemon, 3> k_daemons = {{
     {"service.persistenced.running"_fact, "nvidia-persiste"},  // /usr/bin/nvidia-persistenced
     {"service.fabricmanager.running"_fact, "nv-fabricmanage"},  // /usr/bin/nv-fabricmanager (nvidia-fabricmanager.service)
+    {"service.imex.running"_fact, "nvidia-imex"},  // /usr/bin/nvidia-imex (nvidia-imex.service, multi-node NVLink only)
 }};
 
 void probe_os_release(Host& host, FactSet& facts) {

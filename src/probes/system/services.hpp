@@ -3,7 +3,7 @@
 
 namespace gd {
 /// Distribution (os-release, NixOS, WSL2), the C library and glibc's version, and whether
-/// nvidia-persistenced and the NVSwitch fabric manager run: system.* and service.* facts.
+/// nvidia-persistenced, the NVSwitch fabric manager and the IMEX daemon run: system.* and service.* facts.
 /// Runs after the libraries probe (its ld.so.cache generator string is a last glibc source)
 /// and the containers probe (a container hides the host's processes).
 void probe_services(Host& host, const ProbeOptions& options, FactSet& facts);

@@ -57,6 +57,7 @@ TEST_CASE("services: a glibc host with both NVIDIA daemons running", "[probes][s
   tree.file("/proc/1/comm", "systemd\n");
   tree.file("/proc/812/comm", "nvidia-persiste\n");  // nvidia-persistenced, cut to 15 characters
   tree.file("/proc/1403/comm", "nv-fabricmanage\n");  // nv-fabricmanager
+  tree.file("/proc/1517/comm", "nvidia-imex\n");      // nvidia-imex (11 characters: not cut)
   tree.file("/proc/self/comm", "gpudoctor\n");        // not a process number: skipped
   tree.file("/proc/cpuinfo", "processor : 0\n");
   FactSet facts = run_on(tree);
@@ -71,6 +72,7 @@ TEST_CASE("services: a glibc host with both NVIDIA daemons running", "[probes][s
   CHECK(facts.find("system.glibc_version"_fact)->source == "/usr/bin/ldd");
   CHECK(facts.get_bool("service.persistenced.running"_fact) == true);
   CHECK(facts.get_bool("service.fabricmanager.running"_fact) == true);
+  CHECK(facts.get_bool("service.imex.running"_fact) == true);
 }
 
 TEST_CASE("services: daemons not running, or not visible from a container", "[probes][services]") {
@@ -78,8 +80,10 @@ TEST_CASE("services: daemons not running, or not visible from a container", "[pr
   tree.file("/proc/1/comm", "systemd\n");
   tree.file("/proc/2/comm", "kthreadd\n");
   tree.file("/proc/3/comm", "nvidia-persistenced-but-longer\n");  // not what the kernel writes: no match
+  tree.file("/proc/4/comm", "nvidia-imex-ctl\n");  // the IMEX query tool, not the daemon
   FactSet facts = run_on(tree);
   CHECK(facts.get_bool("service.persistenced.running"_fact) == false);
+  CHECK(facts.get_bool("service.imex.running"_fact) == false);
   CHECK(facts.get_bool("service.fabricmanager.running"_fact) == false);
 
   FactSet in_container;

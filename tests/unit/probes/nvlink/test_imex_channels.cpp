@@ -1,0 +1,130 @@
+// IMEX channel nodes in /dev/nvidia-caps-imex-channels, as NVIDIA's IMEX guide ("IMEX Channels")
+// shows them: `crw-rw-rw- 1 root root 234, 0 ... channel0`, the major taken from /proc/devices'
+// "234 nvidia-caps-imex-channels" line (dynamic: it differs between nodes).
+#include "probes/nvlink/imex_channels.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <string>
+#include <vector>
+
+#include "core/fact_key.hpp"
+#include "sys/replay_host.hpp"
+
+namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
+using namespace gd::fact_literals;
+
+using gd::Capture;
+using gd::FactSet;
+using gd::FactState;
+using gd::FileKind;
+using gd::FileStat;
+using Names = gd::IoResult<std::vector<std::string>>;
+
+namespace {
+
+constexpr std::string_view k_folder = "/dev/nvidia-caps-imex-channels";
+
+FileStat channel_node(std::uint32_t minor) {
+  FileStat st;
+  st.kind = FileKind::char_device;
+  st.major = 234;
+  st.minor = minor;
+  st.mode = 0666;
+  return st;
+}
+
+FileStat folder_stat() {
+  FileStat st;
+  st.kind = FileKind::directory;
+  st.mode = 0755;
+  return st;
+}
+
+FactSet run(Capture capture) {
+  gd::ReplayHost host(std::move(capture));
+  FactSet facts;
+  gd::probe_imex_channels(host, gd::ProbeOptions{}, facts);
+  return facts;
+}
+
+FactState state_of(const FactSet& facts, gd::FactName name) {
+  const gd::Fact* fact = facts.find(name);
+  REQUIRE(fact);
+  return fact->state;
+}
+
+std::vector<std::string> channels_of(const FactSet& facts) {
+  const gd::Fact* fact = facts.find("nvlink.imex.channels"_fact);
+  REQUIRE(fact);
+  REQUIRE(fact->state == FactState::present);
+  return std::get<std::vector<std::string>>(fact->value);
+}
+
+}  // namespace
+
+TEST_CASE("imex channels: the channel number of a node's name", "[probes][nvlink][imex]") {
+  CHECK(gd::imex_channel_number("channel0") == 0);
+  CHECK(gd::imex_channel_number("channel12") == 12);
+  CHECK(gd::imex_channel_number("channel2047") == 2047);
+  CHECK_FALSE(gd::imex_channel_number("channel"));
+  CHECK_FALSE(gd::imex_channel_number("channelX"));
+  CHECK_FALSE(gd::imex_channel_number("channel1a"));
+  CHECK_FALSE(gd::imex_channel_number("channel-1"));
+  CHECK_FALSE(gd::imex_channel_number("README"));
+  CHECK_FALSE(gd::imex_channel_number("channel99999999999"));  // too long to be a minor
+}
+
+TEST_CASE("imex channels: the guide's default channel0", "[probes][nvlink][imex]") {
+  Capture c;
+  c.paths[std::string(k_folder)].stat = folder_stat();
+  c.paths[std::string(k_folder) + "/channel0"].stat = channel_node(0);
+  FactSet facts = run(c);
+  CHECK(channels_of(facts) == std::vector<std::string>{"channel0"});
+  CHECK(facts.get_int("nvlink.imex.channel_count"_fact) == 1);
+}
+
+TEST_CASE("imex channels: several, by number; stray entries left out", "[probes][nvlink][imex]") {
+  Capture c;
+  c.paths[std::string(k_folder)].stat = folder_stat();
+  c.paths[std::string(k_folder)].list = Names(std::vector<std::string>{"channel10", "channel2", "notes.txt", "channel1", "channel3"});
+  c.paths[std::string(k_folder) + "/channel10"].stat = channel_node(10);
+  c.paths[std::string(k_folder) + "/channel2"].stat = channel_node(2);
+  c.paths[std::string(k_folder) + "/channel1"].stat = channel_node(1);
+  FileStat regular;  // a script that wrote a file where mknod should have made a node
+  regular.kind = FileKind::regular;
+  regular.mode = 0644;
+  c.paths[std::string(k_folder) + "/channel3"].stat = regular;
+  c.paths[std::string(k_folder) + "/notes.txt"].stat = regular;
+  FactSet facts = run(c);
+  CHECK(channels_of(facts) == std::vector<std::string>{"channel1", "channel2", "channel10"});
+  CHECK(facts.get_int("nvlink.imex.channel_count"_fact) == 3);
+}
+
+TEST_CASE("imex channels: the folder made but no node in it (mkdir without mknod)", "[probes][nvlink][imex]") {
+  Capture c;
+  c.paths[std::string(k_folder)].stat = folder_stat();
+  c.paths[std::string(k_folder)].list = Names(std::vector<std::string>{});
+  FactSet facts = run(c);
+  CHECK(channels_of(facts).empty());
+  CHECK(facts.get_int("nvlink.imex.channel_count"_fact) == 0);
+}
+
+TEST_CASE("imex channels: no folder (every host but a set-up multi-node NVLink node)", "[probes][nvlink][imex]") {
+  Capture c;
+  c.paths["/dev/nvidiactl"].stat = channel_node(255);
+  FactSet facts = run(c);
+  CHECK(state_of(facts, "nvlink.imex.channels"_fact) == FactState::absent);
+  CHECK(facts.get_int("nvlink.imex.channel_count"_fact) == 0);
+}
+
+TEST_CASE("imex channels: a folder that cannot be read is unknown, not empty", "[probes][nvlink][imex]") {
+  Capture c;
+  c.paths[std::string(k_folder)].list = Names(std::unexpected(gd::IoError{EACCES}));
+  FactSet facts = run(c);
+  CHECK(state_of(facts, "nvlink.imex.channels"_fact) == FactState::unknown);
+  CHECK(state_of(facts, "nvlink.imex.channel_count"_fact) == FactState::unknown);
+}
+
+}  // namespace GD_UNITY_ID
