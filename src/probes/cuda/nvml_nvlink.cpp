@@ -279,7 +279,11 @@ void record_nvlink(const HelperReply& reply, FactSet& facts) {
       }
       if (link.counters_unknown && errors.unknown_why.empty()) errors.unknown_why = gpu_name(*gpu.dev) + ": an error counter query failed";
     }
-    if (with_links >= 2 && !gpu.links.links.empty() && gpu.up < max_up) {
+    // A GPU with no link up at all beside GPUs with links up is judged only where NVSwitches are on
+    // the bus (HGX): NVLink-capable PCIe cards without a bridge report their links as inactive,
+    // and a node may bridge some of its cards and not others.
+    const bool none_up_counts = facts.get_int("pci.nvswitch_count"_fact).value_or(0) > 0;
+    if (with_links >= 2 && !gpu.links.links.empty() && gpu.up < max_up && (gpu.up > 0 || none_up_counts)) {
       fewer.items.push_back(fmt::format("{}: {} of {} links up, link{} {} down; another GPU has {} up", gpu_name(*gpu.dev), gpu.up,
                                         gpu.links.links.size(), gpu_down.size() == 1 ? "" : "s", fmt::join(gpu_down, ", "), max_up));
       fewer.add_gpu(smi_id(*gpu.dev));

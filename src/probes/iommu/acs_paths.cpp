@@ -103,6 +103,11 @@ void set_acs_facts(Host& host, const std::vector<PeerDevice>& gpus, const std::v
     BridgesBetween between = bridges_between(*a.path, *b.path);
     for (const std::string& bridge : between.bridges) {
       const BridgeAcs& acs = table.get(bridge);
+      // Devices that meet only in the root complex cross it whatever the bits say, and Linux turns
+      // redirect on at every ACS-capable port once an IOMMU is on (drivers/pci/pci.c,
+      // pci_std_enable_acs): only the switch ports below a common bridge decide whether peer traffic
+      // turns up to the root complex instead of across the switch. Their path still lists them.
+      if (between.through_root_complex) continue;
       if (!acs.known) (gpu_pair ? unread_between_gpus : unread_between_gpu_and_nic) = true;
       if (!acs.redirects()) continue;
       auto& uses = gpu_pair ? gpu_redirects : nic_redirects;

@@ -36,6 +36,8 @@ inline constexpr FactSpec k_nccl_facts[] = {
              "'eth1: no such interface', 'ib0: down'; empty when every entry matches one (or it selects by "
              "exclusion, '^'); absent when NCCL_SOCKET_IFNAME is unset"},
     FactSpec{"nccl.socket_ifname.matched", T::list, "the interfaces NCCL_SOCKET_IFNAME selects, with their state ('eth0 up')"},
+    FactSpec{"nccl.socket_ifname.usable_count", T::integer,
+             "how many interfaces NCCL_SOCKET_IFNAME selects that are up: NCCL needs one (absent when it is unset)"},
     FactSpec{"nccl.ib_hca.unmatched", T::list,
              "NCCL_IB_HCA entries (prefix, '=' exact, ':port' ignored) that match no device in /sys/class/infiniband; "
              "absent when NCCL_IB_HCA is unset or excludes ('^')"},

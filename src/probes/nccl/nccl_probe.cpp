@@ -138,13 +138,22 @@ void set_socket_ifname_facts(const std::optional<std::vector<NetInterface>>& int
   if (!list) {
     facts.set_absent("nccl.socket_ifname.unmatched"_fact, source, "NCCL_SOCKET_IFNAME is not set");
     facts.set_absent("nccl.socket_ifname.matched"_fact, source, "NCCL_SOCKET_IFNAME is not set");
+    facts.set_absent("nccl.socket_ifname.usable_count"_fact, source, "NCCL_SOCKET_IFNAME is not set");
     return;
   }
   if (!interfaces) {
     facts.set_unknown("nccl.socket_ifname.unmatched"_fact, missing_reason(facts, "nccl.net.interfaces"_fact, "/sys/class/net"), source);
     facts.set_unknown("nccl.socket_ifname.matched"_fact, missing_reason(facts, "nccl.net.interfaces"_fact, "/sys/class/net"), source);
+    facts.set_unknown("nccl.socket_ifname.usable_count"_fact, missing_reason(facts, "nccl.net.interfaces"_fact, "/sys/class/net"), source);
     return;
   }
+  // NCCL takes every interface the list keeps and fails only when none is usable (bootstrap.cc:
+  // "Bootstrap : no socket interface found"): an entry for another node's name is harmless.
+  std::int64_t usable = 0;
+  for (const NetInterface& interface : *interfaces) {
+    if (interface.up && nccl_may_use_interface(list, interface.name)) ++usable;
+  }
+  facts.set("nccl.socket_ifname.usable_count"_fact, usable, source);
   facts.set("nccl.socket_ifname.unmatched"_fact, unmatched_interfaces(*list, *interfaces), source);
   facts.set("nccl.socket_ifname.matched"_fact, matched_interfaces(*list, *interfaces), source);
 }

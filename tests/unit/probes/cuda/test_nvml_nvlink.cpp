@@ -76,6 +76,27 @@ TEST_CASE("nvlink: one link down on one GPU names the GPU and the link", "[probe
   CHECK(facts.get_int("nvlink.gpu.3.links_up"_fact) == 17);
 }
 
+TEST_CASE("nvlink: a GPU with no link up counts only where NVSwitches are on the bus", "[probes][nvlink]") {
+  // Two NVLink-capable cards, one bridged to a third GPU and one without a bridge: the unbridged
+  // card reports every link inactive. On a PCIe node that is how it is built; on an NVSwitch board
+  // it is a GPU that lost all its links.
+  ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "2");
+  ScopedEnv links("FAKE_NVML_NVLINK_LINKS", "4");
+  ScopedEnv down("FAKE_NVML_NVLINK_DOWN_1", "0,1,2,3");
+  gd::HelperOutcome outcome = gd::test::run(gd::test::fake_request());
+  gd::HelperReply reply = gd::test::parsed(outcome);
+  REQUIRE(reply.complete);
+  gd::FactSet pcie_node;
+  pcie_node.set("pci.nvswitch_count"_fact, std::int64_t{0}, "test");
+  gd::record_nvlink(reply, pcie_node);
+  CHECK(list_of(pcie_node, "nvlink.gpus_fewer_links"_fact).empty());
+  gd::FactSet hgx_node;
+  hgx_node.set("pci.nvswitch_count"_fact, std::int64_t{4}, "test");
+  gd::record_nvlink(reply, hgx_node);
+  CHECK(list_of(hgx_node, "nvlink.gpus_fewer_links"_fact) ==
+        std::vector<std::string>{"GPU 1 (00000000:19:00.0): 0 of 4 links up, links 0, 1, 2, 3 down; another GPU has 4 up"});
+}
+
 TEST_CASE("nvlink: links down on every GPU alike are no GPU with fewer links", "[probes][nvlink]") {
   ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "4");
   ScopedEnv links("FAKE_NVML_NVLINK_LINKS", "18");

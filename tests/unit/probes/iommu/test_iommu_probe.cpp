@@ -148,10 +148,9 @@ TEST_CASE("iommu probe: ACS redirect on the switch ports, a translating IOMMU an
   CHECK(list(facts, "iommu.gpu_groups"_fact).front() == "0000:12:00.0 group 10 DMA-FQ");
   List redirects = list(facts, "acs.redirect_bridges"_fact);
   REQUIRE(redirects.size() == 8);  // every downstream port
-  // GPU 0000:12:00.0's downstream port: every other GPU's traffic to it crosses the port.
-  CHECK(redirects.front() ==
-        "0000:11:08.0 (ReqRedir+ CmpltRedir+) between GPUs 0000:12:00.0, 0000:13:00.0, 0000:22:00.0, 0000:23:00.0, "
-        "0000:32:00.0, 0000:33:00.0, 0000:42:00.0 and 0000:43:00.0");
+  // GPU 0000:12:00.0's downstream port counts for its pair below the same switch only: the GPUs
+  // below other switches meet it in the root complex, which redirect does not change.
+  CHECK(redirects.front() == "0000:11:08.0 (ReqRedir+ CmpltRedir+) between GPUs 0000:12:00.0 and 0000:13:00.0");
   CHECK(list(facts, "acs.bridges"_fact)[1] ==
         "0000:11:08.0 ACSCtl: SrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-");
   CHECK(list(facts, "acs.gpu_pair_paths"_fact).front() ==
@@ -194,6 +193,21 @@ TEST_CASE("iommu probe: a 2-GPU workstation, one GPU per root port, IOMMU off", 
   CHECK(list(facts, "acs.bridges"_fact) == List{"0000:00:01.0 no ACS capability", "0000:00:03.0 no ACS capability"});
   CHECK(list(facts, "acs.redirect_bridges"_fact).empty());
   CHECK(list(facts, "acs.gpu_pair_paths"_fact) == List{"0000:01:00.0 and 0000:02:00.0: through the root complex: 0000:00:01.0, 0000:00:03.0"});
+}
+
+TEST_CASE("iommu probe: two GPUs on two root ports with redirect on: they meet in the root complex anyway", "[probes][iommu]") {
+  HostTree tree;
+  tree.gpu("0000:00:01.0/0000:01:00.0");
+  tree.gpu("0000:00:03.0/0000:02:00.0");
+  tree.bridge_config("0000:00:01.0", gd::test::plx_downstream_port(0x001d));
+  tree.bridge_config("0000:00:03.0", gd::test::plx_downstream_port(0x001d));
+  tree.iommu({"ivhd0"});
+  tree.cmdline("BOOT_IMAGE=/boot/vmlinuz-6.8.0-49-generic root=UUID=9ff8c203 ro");
+  FactSet facts = tree.run();
+  CHECK(facts.get_int("acs.bridges_checked"_fact) == 2);
+  CHECK(list(facts, "acs.redirect_bridges"_fact).empty());
+  CHECK(facts.get_int("acs.redirect_bridge_count"_fact) == 0);
+  CHECK(list(facts, "acs.gpu_pair_paths"_fact).front().starts_with("0000:01:00.0 and 0000:02:00.0: through the root complex: 0000:00:01.0 (ReqRedir+ CmpltRedir+)"));
 }
 
 TEST_CASE("iommu probe: not root, the ACS state is unknown with the reason", "[probes][iommu]") {
