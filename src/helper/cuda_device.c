@@ -213,6 +213,7 @@ static int prove_device_itself(struct gd_task* task, CUcontext* context_out, CUd
     r = api->ctx_set_current(context);
   }
   emit_call(api, key, r);
+  nvml_start_point_reached(k_nvml_start_context);
   if (r != 0) {
     return 0;
   }

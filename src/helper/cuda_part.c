@@ -10,6 +10,28 @@
 
 #include "reply.h"
 
+static struct gd_task* g_after_init;
+static enum gd_nvml_start g_nvml_start = k_nvml_start_init;
+static int g_nvml_started;
+
+static enum gd_nvml_start nvml_start_from_environment(void) {
+  const char* text = getenv("GPUDOCTOR_HELPER_NVML_START"); /* bench/ only */
+  if (text != NULL && strcmp(text, "context") == 0) return k_nvml_start_context;
+  if (text != NULL && strcmp(text, "proof") == 0) return k_nvml_start_proof;
+  return k_nvml_start_init;
+}
+
+/* Starts NVML's task the first time it is called: every way out of probe_cuda calls it. */
+static void start_after_init_once(void) {
+  if (g_after_init != NULL && __atomic_exchange_n(&g_nvml_started, 1, __ATOMIC_ACQ_REL) == 0) {
+    task_start(g_after_init);
+  }
+}
+
+void nvml_start_point_reached(enum gd_nvml_start point) {
+  if (point >= g_nvml_start) start_after_init_once();
+}
+
 static void load_api(void* lib, struct gd_cuda_api* api) {
   memset(api, 0, sizeof *api);
   LOAD_FN(api->error_name, lib, "cuGetErrorName");
@@ -64,13 +86,15 @@ static void prove_devices(const struct gd_cuda_api* api, int count, long long de
 }
 
 void probe_cuda(const char* path, long long deadline_us, struct gd_task* after_init) {
+  g_after_init = after_init;
+  g_nvml_start = nvml_start_from_environment();
   stage("dlopen-cuda");
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (lib == NULL) {
     const char* error = dlerror();
     emit("cuda.dlopen", "fail");
     emit("cuda.dlerror", error ? error : "");
-    if (after_init != NULL) task_start(after_init);
+    start_after_init_once();
     return;
   }
   emit("cuda.dlopen", "ok");
@@ -101,7 +125,7 @@ void probe_cuda(const char* path, long long deadline_us, struct gd_task* after_i
   stage("cuInit");
   if (init_fn == NULL) {
     emit_missing("cuda.init", "cuInit");
-    if (after_init != NULL) task_start(after_init);
+    start_after_init_once();
     return;
   }
   long long start = now_us();
@@ -117,25 +141,29 @@ void probe_cuda(const char* path, long long deadline_us, struct gd_task* after_i
     emit("cuda.init.text", text);
   }
   emit_int("cuda.init.duration_us", elapsed);
-  if (after_init != NULL) task_start(after_init);
   if (r != 0) {
+    start_after_init_once();
     return; /* every later call would only repeat the error */
   }
+  nvml_start_point_reached(k_nvml_start_init);
 
   stage("cuDeviceGetCount");
   cu_int_fn count_fn;
   LOAD_FN(count_fn, lib, "cuDeviceGetCount");
   if (count_fn == NULL) {
     emit_missing("cuda.device_count", "cuDeviceGetCount");
+    start_after_init_once();
     return;
   }
   int count = 0;
   r = count_fn(&count);
   emit_int("cuda.device_count.result", r);
   if (r != 0) {
+    start_after_init_once();
     return;
   }
   emit_int("cuda.device_count", count);
   prove_devices(&api, count < k_max_devices ? count : k_max_devices, deadline_us);
+  start_after_init_once();
   /* lib stays loaded: unloading libcuda at exit has crashed on some drivers. */
 }

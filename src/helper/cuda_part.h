@@ -52,6 +52,14 @@ void probe_cuda(const char* path, long long deadline_us, struct gd_task* after_i
 
 enum { k_max_device_tasks = 64 };
 
+/* Where NVML's task starts: once cuInit returned (the default), once the first GPU's context
+ * exists, or once every GPU's proof is over. The two later points are for bench/ only
+ * (GPUDOCTOR_HELPER_NVML_START=context or proof in the helper's environment): they measure
+ * what NVML beside the contexts costs. Whatever the point, the task is started exactly once,
+ * also when no GPU gets that far. */
+enum gd_nvml_start { k_nvml_start_init, k_nvml_start_context, k_nvml_start_proof };
+void nvml_start_point_reached(enum gd_nvml_start point);
+
 /* ---- The pair proof (cuda_peer.c): every ordered pair of GPUs copies the source's proven
  * kernel output into a receive slot of the destination's buffer with the copy engine, and the
  * slot is read back and checked element by element. ---- */

@@ -75,9 +75,10 @@ constexpr std::array k_probes = {
     ProbeEntry{nvlink, "imex_channels", probe_imex_channels},   // /dev/nvidia-caps-imex-channels (multi-node NVLink)
     ProbeEntry{kernel_log, "kernel_log", probe_kernel_log},     // what the driver said
     ProbeEntry{iommu, "iommu", probe_iommu},                    // IOMMU, ACS, faults: needs pci and the kernel log's lines
-    ProbeEntry{cuda, "cuda_driver", probe_cuda_driver},         // libcuda + NVML in the helper (slowest)
-    ProbeEntry{python, "python_stack", probe_python_stack},     // the Python environment, torch and its GPU code
+    ProbeEntry{python, "python_stack", probe_python_stack},     // the Python environment, torch and its GPU code: reads no
+    // CUDA fact, so it runs (with NCCL's) while the helper still works, not after its reply
     ProbeEntry{nccl, "nccl", probe_nccl},  // NCCL's copies and variables: needs python, libraries, limits, pci
+    ProbeEntry{cuda, "cuda_driver", probe_cuda_driver},         // libcuda + NVML in the helper (slowest)
     ProbeEntry{cross_checks, "driver_consistency", probe_driver_consistency},  // module vs user-space versions: needs all above
     ProbeEntry{cross_checks, "gpu_busy", probe_gpu_busy},  // a failed context: another job's GPU, or a fault: needs cuda, nvml
     ProbeEntry{cross_checks, "proof_coverage", probe_proof_coverage},  // did CUDA prove every GPU on the bus: needs pci, cuda

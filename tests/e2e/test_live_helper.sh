@@ -173,6 +173,20 @@ FAKE_NVML_INIT_RESULT=999 run_gd nvml_init "${FAKE_ARGS[@]}" --json --no-capture
 expect_json nvml_init "$lib_ids" "['nvml.unusable']"
 expect_json nvml_init '[f["severity"] for f in r["findings"] if f["id"] == "nvml.unusable"]' "['warning']"
 
+# NVML's start point (GPUDOCTOR_HELPER_NVML_START, bench/ only): whatever it is, NVML runs exactly
+# once and is reported, also when no GPU reaches that point (cuInit fails, the context fails).
+for when in context proof; do
+  GPUDOCTOR_HELPER_NVML_START=$when FAKE_CUDA_DEVICE_COUNT=2 run_gd "nvml_$when" "${FAKE_ARGS[@]}" -v
+  expect_out "nvml_$when" "^\[(ok|✓)\] NVML \(libnvidia-ml\): driver .*2 GPUs"
+  expect_out "nvml_$when" "^  nvml\.init\.result = 0 "
+  GPUDOCTOR_HELPER_NVML_START=$when FAKE_CUDA_DEVICE_COUNT=8 FAKE_CUDA_INIT_RESULT=100 run_gd "nvml_${when}_noinit" "${FAKE_ARGS[@]}"
+  expect_out "nvml_${when}_noinit" "cuInit failed: 100 CUDA_ERROR_NO_DEVICE.*NVML sees 8 GPUs"
+  GPUDOCTOR_HELPER_NVML_START=$when FAKE_CUDA_CONTEXT_RESULT=2 run_gd "nvml_${when}_noctx" "${FAKE_ARGS[@]}" -v
+  expect_out "nvml_${when}_noctx" "^error \[cuda.context-creation-fails\]"
+  expect_out "nvml_${when}_noctx" "^  nvml\.init\.result = 0 "
+  expect_out "nvml_${when}_noctx" "^  nvml\.stuck = absent "
+done
+
 # On this machine (no GPU): a report, never a usage error.
 run_gd thishost
 checks=$((checks + 1))
