@@ -80,7 +80,7 @@ void peer_prove_outgoing(struct gd_task* task, int proven, const char* failed_st
 /* Set by main() from `--p2p-bandwidth on`; 0 (the default) leaves the pair proof as it was. */
 extern int g_peer_bandwidth;
 /* From peer_setup, when on: writes `cuda.peer.bandwidth_bytes`; the turns end at `until_abs_us`. */
-void peer_bandwidth_setup(long long until_abs_us);
+void peer_bandwidth_setup(struct gd_task* tasks, long long until_abs_us);
 /* In GPU `index`'s thread before it is offered as a destination: its 8 MiB copy buffer. */
 void peer_bandwidth_offer(const struct gd_cuda_api* api, int index);
 /* In the source's thread, once its pairs are proven: the timed copies src -> dst. */

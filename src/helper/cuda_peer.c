@@ -89,7 +89,7 @@ void peer_setup(struct gd_task* tasks, int count, long long deadline_us) {
   /* A tenth of the deadline, at most 1 s, is left for the sources to write their lines. */
   long long margin = deadline_us / 10 < 1000000 ? deadline_us / 10 : 1000000;
   g_wait_until_abs_us = g_start_us + deadline_us - margin;
-  if (g_enabled && g_peer_bandwidth) peer_bandwidth_setup(g_wait_until_abs_us);
+  if (g_enabled && g_peer_bandwidth) peer_bandwidth_setup(tasks, g_wait_until_abs_us);
 }
 
 static void publish(int index, int state, const char* why) {

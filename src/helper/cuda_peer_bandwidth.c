@@ -38,12 +38,15 @@ enum {
 static CUdeviceptr g_buffers[k_max_device_tasks];
 static char g_buffer_why[k_max_device_tasks][96];
 static int g_busy;                  /* a pair is being measured */
+static int g_holder_src, g_holder_dst;  /* which one */
+static struct gd_task* g_tasks;     /* the GPUs' threads: a holder that crashed gives its turn up */
 static long long g_first_turn_us;   /* when the first pair started; 0 before */
 static long long g_until_abs_us;    /* no turn is waited for past this */
 static pthread_mutex_t g_bw_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_bw_changed;
 
-void peer_bandwidth_setup(long long until_abs_us) {
+void peer_bandwidth_setup(struct gd_task* tasks, long long until_abs_us) {
+  g_tasks = tasks;
   g_until_abs_us = until_abs_us;
   pthread_condattr_t attr;
   pthread_condattr_init(&attr);
@@ -75,8 +78,10 @@ void peer_bandwidth_offer(const struct gd_cuda_api* api, int index) {
            index, k_bw_bytes >> 20, r);
 }
 
-/* Waits for the node's one measuring turn; 0 with the reason when none came or the budget is spent. */
-static int take_turn(char* why, size_t size) {
+/* Waits for the node's one measuring turn; 0 with the reason when none came or the budget is spent.
+ * A holder whose thread crashed in the driver (parked in the crash handler) never gives the turn
+ * back: it is taken over. */
+static int take_turn(int src, int dst, char* why, size_t size) {
   int got = 0;
   pthread_mutex_lock(&g_bw_lock);
   for (;;) {
@@ -85,14 +90,18 @@ static int take_turn(char* why, size_t size) {
       snprintf(why, size, "the bandwidth budget (%d s for all pairs) was spent", k_bw_total_cap_us / 1000000);
       break;
     }
+    if (g_busy && g_tasks != NULL && g_tasks[g_holder_src].crashed) g_busy = 0;
     if (!g_busy) {
       g_busy = 1;
+      g_holder_src = src;
+      g_holder_dst = dst;
       if (g_first_turn_us == 0) g_first_turn_us = now;
       got = 1;
       break;
     }
     if (now >= g_until_abs_us) {
-      snprintf(why, size, "no turn before the deadline (another pair was still being measured)");
+      snprintf(why, size, "no turn before the deadline (GPU %d -> GPU %d was still being timed)", g_holder_src,
+               g_holder_dst);
       break;
     }
     long long slice_abs = now + 20000 < g_until_abs_us ? now + 20000 : g_until_abs_us;
@@ -194,7 +203,7 @@ void peer_bandwidth_measure(struct gd_task* task, int src, int dst, CUcontext sr
   }
   snprintf(work->peer_step, sizeof work->peer_step, "peer-bandwidth-wait:%d", dst);
   task_stage(task, work->peer_step);
-  if (!take_turn(why, sizeof why)) {
+  if (!take_turn(src, dst, why, sizeof why)) {
     emit(key, why);
     return;
   }

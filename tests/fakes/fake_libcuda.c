@@ -15,6 +15,8 @@
  *   FAKE_CUDA_CONTEXT_RESULT=<int>       cuDevicePrimaryCtxRetain result for every device
  *   FAKE_CUDA_CONTEXT_RESULT_<N>=<int>   ... for device N only (wins over the above)
  *   FAKE_CUDA_ALLOC_RESULT=<int>         cuMemAlloc_v2 result (default 0)
+ *   FAKE_CUDA_ALLOC_MAX_BYTES[_<N>]=<n>  a cuMemAlloc_v2 of more than n bytes (in device N's context)
+ *                                        returns 2 OUT_OF_MEMORY: another job holds all but n bytes
  *   FAKE_CUDA_HANG_IN=<function>         that function sleeps forever (e.g. cuInit)
  *   FAKE_CUDA_CRASH_IN=<function>        that function raises SIGSEGV
  *   FAKE_CUDA_FAULT_DEVICE=<N>           ... only when called for device N (the device argument, or
@@ -368,6 +370,8 @@ FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
 FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
   enter("cuMemAlloc_v2");
   CUresult r = (CUresult)env_int("FAKE_CUDA_ALLOC_RESULT", 0);
+  long max_bytes = device_env_int("FAKE_CUDA_ALLOC_MAX_BYTES", t_device, -1);
+  if (r == k_success && max_bytes >= 0 && bytes > (size_t)max_bytes) r = 2; /* CUDA_ERROR_OUT_OF_MEMORY */
   void* memory = r == k_success ? calloc(1, bytes) : NULL;
   *pointer = (CUdeviceptr)(uintptr_t)memory;
   return r == k_success && memory == NULL ? 2 /* CUDA_ERROR_OUT_OF_MEMORY */ : r;

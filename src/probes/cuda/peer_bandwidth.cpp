@@ -46,13 +46,14 @@ std::string not_reached(const HelperReply& reply, int a, int b) {
     if (source.index != a) continue;
     const std::optional<std::string>& step = source.stuck ? source.stuck : source.crashed;
     if (!step) break;
-    bool this_pair = step->starts_with("peer-bandwidth") && step->ends_with(fmt::format(":{}", b));
+    // "peer-bandwidth:3" (stuck), "SIGSEGV in peer-bandwidth:3" (crashed): the step names the destination.
+    bool this_pair = step->find("peer-bandwidth") != std::string::npos && step->ends_with(fmt::format(":{}", b));
     if (source.stuck) {
       return this_pair ? fmt::format("hung (still in {} at the deadline)", *step)
-                       : fmt::format("not reached: GPU {}'s thread hung before it (in {})", a, *step);
+                       : fmt::format("not timed: GPU {}'s thread hung (in {})", a, *step);
     }
     return this_pair ? fmt::format("the driver crashed in its timed copies ({})", *step)
-                     : fmt::format("not reached: the driver crashed in GPU {}'s thread before it ({})", a, *step);
+                     : fmt::format("not timed: the driver crashed in GPU {}'s thread ({})", a, *step);
   }
   return "the helper's reply ends before its timed copies";
 }
