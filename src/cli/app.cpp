@@ -84,6 +84,9 @@ int run_cli(int argc, char** argv, const EmbeddedData& data) {
   diagnosis(app.add_option("--libnvml", options.probe.libnvml_path, "load this libnvidia-ml file instead of libnvidia-ml.so.1"));
   diagnosis(app.add_flag("--check-inforom", options.probe.check_inforom,
                "also validate each GPU's InfoROM (reads it from flash: about 70 ms per GPU)"));
+  diagnosis(app.add_flag("--p2p-bandwidth", options.probe.p2p_bandwidth,
+               "also time copies of 8 MiB between each pair of GPUs the copy-verify proof proved, one pair at a "
+               "time (at most about 0.1 s a pair and 2 s in all): GB/s per pair"));
   diagnosis(app.add_option("--python", options.probe.python_path,
                  "check this Python interpreter or environment folder instead of the python3 on PATH (in a "
                  "pre-flight, a path inside the image)"));

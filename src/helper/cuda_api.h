@@ -57,4 +57,13 @@ typedef CUresult (*cu_enable_peer_fn)(CUcontext, unsigned int); /* cuCtxEnablePe
 typedef CUresult (*cu_copy_peer_fn)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t);
 typedef CUresult (*cu_memset_d32_fn)(CUdeviceptr, unsigned int, size_t); /* cuMemsetD32_v2(dst, value, N) */
 
+/* The optional pair bandwidth (cuda_peer_bandwidth.c, --p2p-bandwidth): timed copies between two GPUs. */
+typedef struct CUevent_st* CUevent;
+/* cuMemcpyPeerAsync(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream) */
+typedef CUresult (*cu_copy_peer_async_fn)(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, size_t, CUstream);
+typedef CUresult (*cu_event_create_fn)(CUevent*, unsigned int);   /* cuEventCreate(phEvent, Flags) */
+typedef CUresult (*cu_event_record_fn)(CUevent, CUstream);        /* cuEventRecord(hEvent, hStream) */
+typedef CUresult (*cu_event_sync_fn)(CUevent);                    /* cuEventSynchronize(hEvent) */
+typedef CUresult (*cu_event_elapsed_fn)(float*, CUevent, CUevent); /* cuEventElapsedTime(_v2)(pMilliseconds, start, end) */
+
 #endif

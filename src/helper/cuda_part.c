@@ -57,6 +57,12 @@ static void load_api(void* lib, struct gd_cuda_api* api) {
   LOAD_FN(api->enable_peer, lib, "cuCtxEnablePeerAccess");
   LOAD_FN(api->memcpy_peer, lib, "cuMemcpyPeer");
   LOAD_FN(api->memset_d32, lib, "cuMemsetD32_v2");
+  LOAD_FN(api->memcpy_peer_async, lib, "cuMemcpyPeerAsync");
+  LOAD_FN(api->event_create, lib, "cuEventCreate");
+  LOAD_FN(api->event_record, lib, "cuEventRecord");
+  LOAD_FN(api->event_synchronize, lib, "cuEventSynchronize");
+  LOAD_FN(api->event_elapsed, lib, "cuEventElapsedTime_v2"); /* CUDA 12.8+; cuda.h 13 declares only _v2 */
+  if (api->event_elapsed == NULL) LOAD_FN(api->event_elapsed, lib, "cuEventElapsedTime");
 }
 
 /* Every GPU in its own thread, waited for until the deadline: one GPU that hangs in its context

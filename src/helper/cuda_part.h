@@ -28,6 +28,12 @@ struct gd_cuda_api {
   cu_enable_peer_fn enable_peer;
   cu_copy_peer_fn memcpy_peer;
   cu_memset_d32_fn memset_d32;
+  /* The optional pair bandwidth (cuda_peer_bandwidth.c); any missing: its pairs say which. */
+  cu_copy_peer_async_fn memcpy_peer_async;
+  cu_event_create_fn event_create;
+  cu_event_record_fn event_record;
+  cu_event_sync_fn event_synchronize;
+  cu_event_elapsed_fn event_elapsed;
 };
 
 /* One GPU's task: its index and the loaded entry points. */
@@ -74,5 +80,18 @@ void peer_setup(struct gd_task* tasks, int count, long long deadline_us);
  * under the prefix cuda.peer.N (a hang or crash there is that prefix's, not the GPU's). */
 void peer_prove_outgoing(struct gd_task* task, int proven, const char* failed_step, CUcontext context,
                          CUdeviceptr buffer);
+
+/* ---- The optional pair bandwidth (cuda_peer_bandwidth.c, protocol 1.4): with --p2p-bandwidth
+ * on, each pair whose copy was checked right times a few copies of 8 MiB, one pair of the node
+ * at a time, bounded per pair and in all. ---- */
+
+/* Set by main() from `--p2p-bandwidth on`; 0 (the default) leaves the pair proof as it was. */
+extern int g_peer_bandwidth;
+/* From peer_setup, when on: writes `cuda.peer.bandwidth_bytes`; the turns end at `until_abs_us`. */
+void peer_bandwidth_setup(struct gd_task* tasks, long long until_abs_us);
+/* In GPU `index`'s thread before it is offered as a destination: its 8 MiB copy buffer. */
+void peer_bandwidth_offer(const struct gd_cuda_api* api, int index);
+/* In the source's thread, once its pairs are proven: the timed copies src -> dst. */
+void peer_bandwidth_measure(struct gd_task* task, int src, int dst, CUcontext src_context, CUcontext dst_context);
 
 #endif

@@ -17,7 +17,10 @@
  * The buffer of each GPU (1 MiB) holds the proof's output in slot 0 (16 KiB) and one receive
  * slot per source after it: slot 1 + S for up to 8 GPUs, else slot 1 for the lower neighbour and
  * slot 2 for the upper one. No two sources write one slot. Nothing is torn down: peer access,
- * contexts and buffers go with the process, like the per-GPU proof's. */
+ * contexts and buffers go with the process, like the per-GPU proof's.
+ *
+ * With --p2p-bandwidth on (protocol 1.4), each GPU also offers an 8 MiB buffer, and a source times
+ * copies into the destinations it proved once all its pairs are proven (cuda_peer_bandwidth.c). */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdint.h>
@@ -86,6 +89,7 @@ void peer_setup(struct gd_task* tasks, int count, long long deadline_us) {
   /* A tenth of the deadline, at most 1 s, is left for the sources to write their lines. */
   long long margin = deadline_us / 10 < 1000000 ? deadline_us / 10 : 1000000;
   g_wait_until_abs_us = g_start_us + deadline_us - margin;
+  if (g_enabled && g_peer_bandwidth) peer_bandwidth_setup(tasks, g_wait_until_abs_us);
 }
 
 static void publish(int index, int state, const char* why) {
@@ -123,6 +127,7 @@ static void offer_as_destination(const struct gd_cuda_api* api, int index, int p
   }
   g_targets[index].context = context;
   g_targets[index].buffer = buffer;
+  peer_bandwidth_offer(api, index); /* --p2p-bandwidth only: its 8 MiB, before it is a destination */
   publish(index, k_state_ready, NULL);
 }
 
@@ -162,8 +167,9 @@ static void emit_peer_call(const struct gd_cuda_api* api, const char* key, CUres
   }
 }
 
-/* Copy, wait, read back, check: the data path of one pair whose access is enabled. */
-static void copy_and_check(struct gd_task* task, const struct gd_cuda_api* api, const char* prefix, int src, int dst,
+/* Copy, wait, read back, check: the data path of one pair whose access is enabled. 1 when every
+ * element arrived. */
+static int copy_and_check(struct gd_task* task, const struct gd_cuda_api* api, const char* prefix, int src, int dst,
                            CUcontext context, CUdeviceptr buffer) {
   struct gd_device_work* work = task->arg;
   char key[64];
@@ -173,26 +179,26 @@ static void copy_and_check(struct gd_task* task, const struct gd_cuda_api* api, 
   snprintf(key, sizeof key, "%s.copy", prefix);
   CUresult r = api->memcpy_peer(slot, g_targets[dst].context, buffer, context, k_slot_bytes);
   emit_peer_call(api, key, r);
-  if (r != 0) return;
+  if (r != 0) return 0;
   /* cuMemcpyPeer may return before the copy engine is done; a peer write that faults reports
    * here, and the read-back below is ordered after it. */
   r = api->ctx_synchronize();
   snprintf(key, sizeof key, "%s.sync", prefix);
   emit_peer_call(api, key, r);
-  if (r != 0) return;
+  if (r != 0) return 0;
   snprintf(work->peer_step, sizeof work->peer_step, "peer-check:%d", dst);
   task_stage(task, work->peer_step);
   static __thread uint32_t values[k_proof_elements];
   r = api->memcpy_dtoh(values, slot, sizeof values);
   snprintf(key, sizeof key, "%s.readback", prefix);
   emit_peer_call(api, key, r);
-  if (r != 0) return;
+  if (r != 0) return 0;
   uint32_t seed = (uint32_t)seed_of(src);
   int wrong = proof_first_wrong(values, k_proof_elements, seed);
   snprintf(key, sizeof key, "%s.check", prefix);
   if (wrong < 0) {
     emit(key, "ok");
-    return;
+    return 1;
   }
   char text[32];
   emit(key, "wrong");
@@ -201,10 +207,11 @@ static void copy_and_check(struct gd_task* task, const struct gd_cuda_api* api, 
   emit_sub(key, "value", text);
   snprintf(text, sizeof text, "0x%08x", proof_value((uint32_t)wrong, seed));
   emit_sub(key, "expected", text);
+  return 0;
 }
 
-/* One ordered pair, src -> dst, in src's thread with src's context current. */
-static void prove_pair(struct gd_task* task, const struct gd_cuda_api* api, int src, int dst, int proven,
+/* One ordered pair, src -> dst, in src's thread with src's context current; 1 when proven. */
+static int prove_pair(struct gd_task* task, const struct gd_cuda_api* api, int src, int dst, int proven,
                        const char* failed_step, CUcontext context, CUdeviceptr buffer) {
   struct gd_device_work* work = task->arg;
   char prefix[48], key[64], why[128];
@@ -214,26 +221,26 @@ static void prove_pair(struct gd_task* task, const struct gd_cuda_api* api, int 
   snprintf(key, sizeof key, "%s.can_access", prefix);
   if (api->can_access_peer == NULL) {
     emit_missing(key, "cuDeviceCanAccessPeer");
-    return;
+    return 0;
   }
   int can = 0;
   CUresult r = api->can_access_peer(&can, src, dst);
   if (r != 0) {
     emit_peer_call(api, key, r);
-    return;
+    return 0;
   }
   emit_int(key, can != 0);
-  if (!can) return; /* no access: NCCL and the frameworks go through host memory instead */
+  if (!can) return 0; /* no access: NCCL and the frameworks go through host memory instead */
   snprintf(key, sizeof key, "%s.not_tested", prefix);
   if (!proven) {
     snprintf(why, sizeof why, "GPU %d: its own proof failed (in %s)", src, failed_step);
     emit(key, why);
-    return;
+    return 0;
   }
   if (api->enable_peer == NULL || api->memcpy_peer == NULL || api->ctx_synchronize == NULL ||
       api->memcpy_dtoh == NULL) {
     emit(key, api->enable_peer == NULL ? "missing symbol cuCtxEnablePeerAccess" : "missing symbol cuMemcpyPeer");
-    return;
+    return 0;
   }
   long long wait_start = now_us();
   snprintf(work->peer_step, sizeof work->peer_step, "peer-wait:%d", dst);
@@ -243,17 +250,19 @@ static void prove_pair(struct gd_task* task, const struct gd_cuda_api* api, int 
   emit_sub_int(prefix, "wait_us", start - wait_start);
   if (!ready) {
     emit(key, why);
-    return;
+    return 0;
   }
   snprintf(work->peer_step, sizeof work->peer_step, "peer-enable:%d", dst);
   task_stage(task, work->peer_step);
   r = api->enable_peer(g_targets[dst].context, 0);
   snprintf(key, sizeof key, "%s.enable", prefix);
   emit_peer_call(api, key, r);
+  int proven_pair = 0;
   if (r == 0 || r == k_cu_peer_already_enabled) {
-    copy_and_check(task, api, prefix, src, dst, context, buffer);
+    proven_pair = copy_and_check(task, api, prefix, src, dst, context, buffer);
   }
   emit_sub_int(prefix, "duration_us", now_us() - start);
+  return proven_pair;
 }
 
 void peer_prove_outgoing(struct gd_task* task, int proven, const char* failed_step, CUcontext context,
@@ -269,9 +278,16 @@ void peer_prove_outgoing(struct gd_task* task, int proven, const char* failed_st
   offer_as_destination(api, src, proven, failed_step, context, buffer);
   /* Destinations in the order src+1, src+2, ... (wrapping): the sources do not all queue up
    * behind GPU 0. */
+  static __thread char proven_to[k_max_device_tasks];
   for (int step = 1; step < g_count; ++step) {
     int dst = (src + step) % g_count;
-    if (is_pair(src, dst)) prove_pair(task, api, src, dst, proven, failed_step, context, buffer);
+    proven_to[dst] = is_pair(src, dst) && prove_pair(task, api, src, dst, proven, failed_step, context, buffer);
+  }
+  /* --p2p-bandwidth: once every pair of this source is proven, the pairs that were proven are
+   * timed (cuda_peer_bandwidth.c); the proof itself never waits for a measurement. */
+  for (int step = 1; g_peer_bandwidth && step < g_count; ++step) {
+    int dst = (src + step) % g_count;
+    if (proven_to[dst]) peer_bandwidth_measure(task, src, dst, context, g_targets[dst].context);
   }
   task_stage(task, "done");
 }

@@ -3,7 +3,7 @@
  * Built against glibc 2.17 (the main gpudoctor binary is static musl and cannot dlopen a glibc
  * libcuda, GUIDE 5.1) and run by gpudoctor through the host's own loader:
  *   <ld.so> /proc/self/fd/N --reply-fd 3 [--deadline-ms MS] [--libcuda PATH] [--libnvml PATH] [--only nvml]
- *                           [--inforom validate]
+ *                           [--inforom validate] [--p2p-bandwidth on]
  * It writes only to the reply fd (libcuda and NVML may print to stdout/stderr themselves), one
  * write(2) per line so that a hang or crash still leaves every line written before it.
  * Protocol v1 is described in docs/helper-protocol.md.
@@ -49,6 +49,8 @@ int main(int argc, char** argv) {
       deadline_us = (long long)ms * 1000;
     } else if (strcmp(argv[i], "--inforom") == 0 && strcmp(argv[i + 1], "validate") == 0) {
       g_validate_inforom = 1;
+    } else if (strcmp(argv[i], "--p2p-bandwidth") == 0 && strcmp(argv[i + 1], "on") == 0) {
+      g_peer_bandwidth = 1; /* cuda_peer_bandwidth.c */
     } else if (strcmp(argv[i], "--only") == 0 && strcmp(argv[i + 1], "nvml") == 0) {
       nvml_only = 1;
     } else {
@@ -72,8 +74,9 @@ int main(int argc, char** argv) {
   setenv("CUDA_CACHE_DISABLE", "1", 1);
   tasks_install_crash_handler();
 
-  /* 1.2: memory, per-process memory and names, MIG devices; 1.3: NVLink, the pair proof (cuda.peer.*) */
-  emit("gpudoctor-helper", "1.3");
+  /* 1.2: memory, per-process memory and names, MIG devices; 1.3: NVLink, the pair proof (cuda.peer.*);
+   * 1.4: the pair bandwidth (--p2p-bandwidth), the fabric's cluster UUID */
+  emit("gpudoctor-helper", "1.4");
   /* NVML runs beside CUDA, in its own thread, also when CUDA fails: NVML working while CUDA
    * fails is a signature. It starts once cuInit has returned: nvmlInit at the same time as
    * cuInit makes cuInit about 10 ms slower on an H200 (bench/results/parallel-proof), while

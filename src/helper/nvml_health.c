@@ -304,6 +304,18 @@ static void pcie(const struct gd_nvml_health_api* api, nvmlDevice_t device, cons
   }
 }
 
+/* nvmlGpuFabricInfo's clusterUuid (16 bytes) as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+static void format_cluster_uuid(const unsigned char* bytes, char* out) {
+  static const char k_hex[] = "0123456789abcdef";
+  char* p = out;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+    *p++ = k_hex[bytes[i] >> 4];
+    *p++ = k_hex[bytes[i] & 15];
+  }
+  *p = '\0';
+}
+
 /* The GPU's place in an NVLink fabric (Hopper and later with NVSwitch, GB200 NVL). */
 static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix) {
   char key[128];
@@ -313,6 +325,7 @@ static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, co
   nvmlReturn_t status = 0;
   long long mask = -1, summary = -1;
   unsigned int clique = 0;
+  unsigned char cluster[16] = {0};
   if (api->fabric_v != NULL) {
     nvmlGpuFabricInfo_v3_t v3;
     memset(&v3, 0, sizeof v3);
@@ -320,18 +333,21 @@ static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, co
     r = api->fabric_v(device, &v3);
     if (r == 0) {
       state = v3.state, status = v3.status, mask = v3.healthMask, summary = v3.healthSummary, clique = v3.cliqueId;
+      memcpy(cluster, v3.clusterUuid, sizeof cluster);
     } else if (r == k_nvml_argument_version_mismatch) {  /* a 550-575 driver knows version 2 only */
       nvmlGpuFabricInfo_v2_t v2;
       memset(&v2, 0, sizeof v2);
       v2.version = GD_NVML_STRUCT_VERSION(nvmlGpuFabricInfo_v2_t, 2);
       r = api->fabric_v(device, &v2);
       if (r == 0) state = v2.state, status = v2.status, mask = v2.healthMask, clique = v2.cliqueId;
+      if (r == 0) memcpy(cluster, v2.clusterUuid, sizeof cluster);
     }
   } else if (api->fabric_v1 != NULL) {
     nvmlGpuFabricInfo_v1_t v1;
     memset(&v1, 0, sizeof v1);
     r = api->fabric_v1(device, &v1);
     if (r == 0) state = v1.state, status = v1.status, clique = v1.cliqueId;
+    if (r == 0) memcpy(cluster, v1.clusterUuid, sizeof cluster);
   } else {
     emit_missing(key, "nvmlDeviceGetGpuFabricInfoV");
     return;
@@ -345,6 +361,13 @@ static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, co
   if (mask >= 0) emit_sub_int(key, "health_mask", mask);
   if (summary >= 0) emit_sub_int(key, "health_summary", summary);
   if (state == 3) emit_sub_int(key, "clique_id", clique);
+  /* 1.4: the NVLink domain the GPU's fabric manager registered it in; the GPUs of the nodes of one
+   * multi-node NVLink domain (GB200 NVL72) share it, with a clique each partition. */
+  if (state == 3) {
+    char text[40];
+    format_cluster_uuid(cluster, text);
+    emit_sub(key, "cluster_uuid", text);
+  }
 }
 
 /* The GPU's memory as NVML counts it (all processes, the driver's reservation included): with

@@ -23,6 +23,7 @@ struct ProbeOptions {
   std::string libcuda_path;  ///< --libcuda: test this file instead of the loader's choice
   std::string libnvml_path;
   bool check_inforom = false;  ///< --check-inforom: validate each GPU's InfoROM (slow: a flash read)
+  bool p2p_bandwidth = false;  ///< --p2p-bandwidth: time copies of 8 MiB for each proven pair of GPUs
   std::string python_path;  ///< --python: the interpreter (or environment folder) to check
   std::vector<std::string> extension_paths;  ///< --extension: more CUDA libraries to list the GPU code of
   /// --target-gpu and --target-driver (with --root IMAGE): a pre-flight check of an image for

@@ -1,6 +1,7 @@
 #include "report/render_prometheus.hpp"
 
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <optional>
 
@@ -13,7 +14,7 @@ namespace {
 
 // The contract. Per-GPU families share the labels index (position in PCI bus order, as
 // nvidia-smi numbers GPUs; not CUDA's ordinal), bus_id and uuid.
-constexpr std::array<PromFamily, 16> k_families = {{
+constexpr std::array<PromFamily, 17> k_families = {{
     {"gpudoctor_info", "gauge", "version,driver",
      "Always 1: the gpudoctor version and the loaded NVIDIA kernel module's version (driver, empty when none)."},
     {"gpudoctor_last_run_timestamp_seconds", "gauge", "", "Unix time at which this gpudoctor run ended."},
@@ -47,6 +48,9 @@ constexpr std::array<PromFamily, 16> k_families = {{
      "Peer-to-peer from GPU a to GPU b (CUDA ordinals): 1 when the copy-engine copy was read back right; 0 when it failed "
      "(data wrong or lost, enabling peer access or the copy returned an error). No sample for pairs without peer access "
      "or not tested."},
+    {"gpudoctor_p2p_pair_bandwidth_bytes_per_second", "gauge", "a,b",
+     "Copy-engine bandwidth from GPU a to GPU b (CUDA ordinals) in bytes per second: copies of 8 MiB timed with CUDA "
+     "events, one pair at a time. Samples only with --p2p-bandwidth, for the pairs it timed."},
 }};
 
 const PromFamily& family(std::string_view name) {
@@ -200,6 +204,20 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
                                                                                                               : "";
     if (value.empty()) continue;
     out.sample({{"a", std::string(rest.substr(0, dot))}, {"b", std::string(rest.substr(dot + 1))}}, std::string(value));
+  }
+  // --p2p-bandwidth: one sample per pair with a figure (p2p.pair.A.B.bandwidth_mb_per_s).
+  start(out, "gpudoctor_p2p_pair_bandwidth_bytes_per_second");
+  for (auto it = facts.all().lower_bound(k_pair_prefix); it != facts.all().end() && it->first.starts_with(k_pair_prefix); ++it) {
+    constexpr std::string_view k_suffix = ".bandwidth_mb_per_s";
+    std::string_view rest = std::string_view(it->first).substr(k_pair_prefix.size());
+    if (!rest.ends_with(k_suffix) || it->second.state != FactState::present) continue;
+    rest.remove_suffix(k_suffix.size());
+    std::size_t dot = rest.find('.');
+    const auto* mb_per_s = std::get_if<std::int64_t>(&it->second.value);
+    // A facts file (--facts) may hold anything: no sample rather than an overflowed one.
+    if (dot == std::string_view::npos || !mb_per_s || *mb_per_s < 0 || *mb_per_s > INT64_MAX / 1000000) continue;
+    out.sample({{"a", std::string(rest.substr(0, dot))}, {"b", std::string(rest.substr(dot + 1))}},
+               prom_int(*mb_per_s * 1000000));
   }
   return out.text();
 }

@@ -217,6 +217,9 @@ void build_plan(ChildPlan& plan, const std::string& loader, const HelperRequest&
   if (request.check_inforom) {
     plan.args.insert(plan.args.end(), {"--inforom", "validate"});
   }
+  if (request.p2p_bandwidth) {
+    plan.args.insert(plan.args.end(), {"--p2p-bandwidth", "on"});
+  }
   // The helper reports GPUs still unproven at its own deadline and completes its reply before
   // ours kills it: a stuck GPU then hides none of the others.
   plan.args.insert(plan.args.end(), {"--deadline-ms", std::to_string(helper_deadline_ms(request.timeout_ms))});

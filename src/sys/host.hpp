@@ -59,6 +59,7 @@ struct HelperRequest {
   std::string libcuda_path;   ///< dlopen this file instead of "libcuda.so.1" (empty: default)
   std::string libnvml_path;   ///< same for "libnvidia-ml.so.1"
   bool check_inforom = false; ///< also validate each GPU's InfoROM (a flash read: ~70 ms per GPU on an H200)
+  bool p2p_bandwidth = false; ///< also time 8 MiB copies for each proven pair of GPUs (protocol 1.4)
   /// Name of this run in captures: "user-env", "clean-env" or "nvml-only".
   std::string mode() const { return nvml_only ? "nvml-only" : clean_env ? "clean-env" : "user-env"; }
   bool operator==(const HelperRequest&) const = default;

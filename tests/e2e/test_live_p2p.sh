@@ -34,7 +34,7 @@ for n in 2 4 8; do
 done
 if [ -x "$HELPER" ]; then
   FAKE_CUDA_DEVICE_COUNT=8 helper_reply all8
-  reply_has all8 $'^gpudoctor-helper\t1\\.3$'
+  reply_has all8 $'^gpudoctor-helper\t1\\.4$'  # 1.4: the pair bandwidth lines, only with --p2p-bandwidth
   reply_has all8 $'^cuda\\.peer\\.scope\tall$'
   reply_count all8 $'^cuda\\.peer\\.[0-9]\\.[0-9]\\.check\tok$' 56
   reply_count all8 $'^nvml\\.peer\\.[0-9]\\.[0-9]\\.read\t0$' 56

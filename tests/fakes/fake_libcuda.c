@@ -15,6 +15,8 @@
  *   FAKE_CUDA_CONTEXT_RESULT=<int>       cuDevicePrimaryCtxRetain result for every device
  *   FAKE_CUDA_CONTEXT_RESULT_<N>=<int>   ... for device N only (wins over the above)
  *   FAKE_CUDA_ALLOC_RESULT=<int>         cuMemAlloc_v2 result (default 0)
+ *   FAKE_CUDA_ALLOC_MAX_BYTES[_<N>]=<n>  a cuMemAlloc_v2 of more than n bytes (in device N's context)
+ *                                        returns 2 OUT_OF_MEMORY: another job holds all but n bytes
  *   FAKE_CUDA_HANG_IN=<function>         that function sleeps forever (e.g. cuInit)
  *   FAKE_CUDA_CRASH_IN=<function>        that function raises SIGSEGV
  *   FAKE_CUDA_FAULT_DEVICE=<N>           ... only when called for device N (the device argument, or
@@ -37,9 +39,18 @@
  *                                        the peer writes)
  *   FAKE_CUDA_PEER_CORRUPT_<A>_<B>=<i>   cuMemcpyPeer returns success with element i wrong
  *   FAKE_CUDA_PEER_COPY_RESULT[_<A>_<B>]=<int>  cuMemcpyPeer result (nothing copied when not 0)
+ *   FAKE_CUDA_PEER_GBPS[_<A>_<B>]=<GB/s> a peer copy (cuMemcpyPeer, cuMemcpyPeerAsync) takes as long
+ *                                        as that rate needs for its bytes (10 GB/s: 8 MiB in 839 µs),
+ *                                        so the helper's timed copies (--p2p-bandwidth) measure a
+ *                                        figure the test knows; unset: no added time
  *   Hangs and crashes: FAKE_CUDA_HANG_IN / CRASH_IN name cuDeviceCanAccessPeer,
- *   cuCtxEnablePeerAccess, cuMemcpyPeer or cuMemsetD32_v2, with FAKE_CUDA_FAULT_DEVICE the source
- *   (the calling thread's device).
+ *   cuCtxEnablePeerAccess, cuMemcpyPeer, cuMemcpyPeerAsync, cuEventRecord or cuMemsetD32_v2, with
+ *   FAKE_CUDA_FAULT_DEVICE the source (the calling thread's device).
+ *   FAKE_CUDA_EVENT_RESULT=<int>         cuEventCreate result (default 0)
+ * The fake's streams are synchronous: an async copy is done when the call returns, and an event
+ * records the host's clock (CLOCK_MONOTONIC) when cuEventRecord is called, which is when the work
+ * before it on the stream is done. A peer copy above 1 MiB (the bandwidth copies, never read back)
+ * only takes its time: copying it on the host would load the test machine, not a copy engine.
  *   FAKE_CUDA_JIT_CACHE=1                a module load creates $HOME/.nv/ComputeCache, as the real
  *                                        driver's JIT does, unless CUDA_CACHE_DISABLE=1
  * The fake "GPU" runs the proof kernel on the host: a launch computes what the PTX computes,
@@ -62,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
@@ -358,6 +370,8 @@ FAKE_EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
 FAKE_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
   enter("cuMemAlloc_v2");
   CUresult r = (CUresult)env_int("FAKE_CUDA_ALLOC_RESULT", 0);
+  long max_bytes = device_env_int("FAKE_CUDA_ALLOC_MAX_BYTES", t_device, -1);
+  if (r == k_success && max_bytes >= 0 && bytes > (size_t)max_bytes) r = 2; /* CUDA_ERROR_OUT_OF_MEMORY */
   void* memory = r == k_success ? calloc(1, bytes) : NULL;
   *pointer = (CUdeviceptr)(uintptr_t)memory;
   return r == k_success && memory == NULL ? 2 /* CUDA_ERROR_OUT_OF_MEMORY */ : r;
@@ -490,11 +504,32 @@ FAKE_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr pointer, unsigned int value, siz
   return k_success;
 }
 
-FAKE_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
-                                  size_t bytes) {
-  enter("cuMemcpyPeer");
+static long long monotonic_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* FAKE_CUDA_PEER_GBPS[_A_B]: the copy lasts bytes / rate (bytes per ns = GB/s), waited out
+ * exactly (a sleep for most of it, then a spin), so the measured figure is the rate set. */
+static void take_copy_time(int a, int b, size_t bytes) {
+  char key[96];
+  snprintf(key, sizeof key, "FAKE_CUDA_PEER_GBPS_%d_%d", a, b);
+  const char* text = getenv(key);
+  if (text == NULL || *text == '\0') text = getenv("FAKE_CUDA_PEER_GBPS");
+  double gbps = text != NULL ? strtod(text, NULL) : 0;
+  if (gbps <= 0) return;
+  long long until = monotonic_ns() + (long long)((double)bytes / gbps);
+  for (long long left = until - monotonic_ns(); left > 0; left = until - monotonic_ns()) {
+    if (left > 200000) usleep((useconds_t)((left - 100000) / 1000));
+  }
+}
+
+static CUresult peer_copy(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context, size_t bytes) {
   int a = device_of_context(src_context), b = device_of_context(dst_context);
   if (dst == 0 || src == 0 || a < 0 || b < 0) return k_invalid_value;
+  take_copy_time(a, b, bytes);
+  if (bytes > (1u << 20)) return (CUresult)pair_env_int("FAKE_CUDA_PEER_COPY_RESULT", a, b, 0);
   CUresult r = (CUresult)pair_env_int("FAKE_CUDA_PEER_COPY_RESULT", a, b, 0);
   if (r != k_success) return r;
   char key[96];
@@ -507,4 +542,61 @@ FAKE_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdevi
     ((uint32_t*)(uintptr_t)dst)[wrong] ^= 0x00000100u; /* one flipped bit */
   }
   return k_success;
+}
+
+FAKE_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
+                                  size_t bytes) {
+  enter("cuMemcpyPeer");
+  return peer_copy(dst, dst_context, src, src_context, bytes);
+}
+
+FAKE_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dst_context, CUdeviceptr src, CUcontext src_context,
+                                       size_t bytes, void* stream) {
+  (void)stream;
+  enter("cuMemcpyPeerAsync");
+  return peer_copy(dst, dst_context, src, src_context, bytes);
+}
+
+/* ---- events: the host's clock when recorded (the fake's streams are synchronous) ---- */
+typedef struct CUevent_st { long long recorded_ns; } * CUevent;
+
+FAKE_EXPORT CUresult cuEventCreate(CUevent* event, unsigned int flags) {
+  (void)flags;
+  enter("cuEventCreate");
+  if (event == NULL) return k_invalid_value;
+  CUresult r = (CUresult)env_int("FAKE_CUDA_EVENT_RESULT", 0);
+  if (r != k_success) return r;
+  *event = calloc(1, sizeof **event);
+  return *event != NULL ? k_success : 2 /* CUDA_ERROR_OUT_OF_MEMORY */;
+}
+
+FAKE_EXPORT CUresult cuEventRecord(CUevent event, void* stream) {
+  (void)stream;
+  enter("cuEventRecord");
+  if (event == NULL) return k_invalid_value;
+  event->recorded_ns = monotonic_ns();
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuEventSynchronize(CUevent event) {
+  enter("cuEventSynchronize");
+  return event != NULL ? k_success : k_invalid_value;
+}
+
+static CUresult elapsed(float* ms, CUevent start, CUevent end) {
+  if (ms == NULL || start == NULL || end == NULL || start->recorded_ns == 0 || end->recorded_ns == 0) {
+    return k_invalid_value;
+  }
+  *ms = (float)((double)(end->recorded_ns - start->recorded_ns) / 1e6);
+  return k_success;
+}
+
+FAKE_EXPORT CUresult cuEventElapsedTime(float* ms, CUevent start, CUevent end) {
+  enter("cuEventElapsedTime");
+  return elapsed(ms, start, end);
+}
+
+FAKE_EXPORT CUresult cuEventElapsedTime_v2(float* ms, CUevent start, CUevent end) {
+  enter("cuEventElapsedTime_v2");
+  return elapsed(ms, start, end);
 }

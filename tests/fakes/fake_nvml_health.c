@@ -18,6 +18,9 @@
  *   FAKE_NVML_PSTATE=<n>                              performance state (0 = P0)
  *   FAKE_NVML_PCIE=<gen>,<width>,<gen max>,<width max>,<GPU gen max>
  *   FAKE_NVML_FABRIC=<state>,<status>,<health mask>,<summary>   (unset: NOT_SUPPORTED, no fabric)
+ *   FAKE_NVML_FABRIC_CLUSTER=<32 hex digits, dashes allowed>    its clusterUuid (default bytes 0xc0..0xcf,
+ *                                                     "c0c1c2c3-c4c5-c6c7-c8c9-cacbcccdcecf")
+ *   FAKE_NVML_FABRIC_CLIQUE=<n>                       its cliqueId (default 32766)
  *   FAKE_NVML_PROCESSES=<pid>,<pid>...                compute processes on the GPU
  *   FAKE_NVML_PROCESS_MIB=<mib>                       GPU memory each of them holds (default 512; -1:
  *                                                     NVML_VALUE_NOT_AVAILABLE)
@@ -293,7 +296,18 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetGpuFabricInfoV(nvmlDevice_t device, fake_f
   info->status = (nvmlReturn_t)v[1];
   info->healthMask = (unsigned int)v[2];
   info->healthSummary = (unsigned char)v[3];
-  info->cliqueId = 32766;
+  long long clique = 32766;
+  device_numbers("FABRIC_CLIQUE", i, &clique, 1);
+  info->cliqueId = (unsigned int)clique;
+  for (int b = 0; b < 16; ++b) info->clusterUuid[b] = (unsigned char)(0xc0 + b);
+  const char* cluster = device_env("FABRIC_CLUSTER", i);
+  for (int b = 0; cluster != NULL && b < 16; ++b) {
+    while (*cluster == '-') ++cluster;
+    unsigned int byte = 0;
+    if (sscanf(cluster, "%2x", &byte) != 1) break;
+    info->clusterUuid[b] = (unsigned char)byte;
+    cluster += 2;
+  }
   return k_ok;
 }
 

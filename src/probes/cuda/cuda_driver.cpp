@@ -332,6 +332,7 @@ void record_clean_run(Host& host, const ProbeOptions& options, FactSet& facts) {
   HelperRequest request = first_helper_request(options);
   request.clean_env = true;
   request.check_inforom = false;
+  request.p2p_bandwidth = false;  // measured once, by the first run
   HelperOutcome outcome = host.run_cuda_helper(request);
   RunSummary summary = summarise(outcome);
   if (summary.status == "not-run") {
@@ -379,6 +380,7 @@ HelperRequest first_helper_request(const ProbeOptions& options) {
   request.libcuda_path = options.libcuda_path;
   request.libnvml_path = options.libnvml_path;
   request.check_inforom = options.check_inforom;
+  request.p2p_bandwidth = options.p2p_bandwidth;
   return request;
 }
 

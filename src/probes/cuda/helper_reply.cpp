@@ -159,12 +159,16 @@ Pair* pair_at(std::vector<Pair>& pairs, int source, int destination) {
 Field cuda_peer_field(HelperReply& reply, std::string_view key) {
   if (key == "scope") return &reply.peer_scope;
   if (key == "gpus") return &reply.peer_gpus;
+  if (key == "bandwidth_bytes") return &reply.peer_bandwidth_bytes;
+  if (key == "bandwidth_copies") return &reply.peer_bandwidth_copies;
   std::optional<int> source = take_index(key);
   if (!source) return {};
   if (key == "stuck") return &device_at(reply.peer_sources, *source).stuck;
   if (key == "crashed") return &device_at(reply.peer_sources, *source).crashed;
   std::string_view rest = key;
   if (consume_prefix(rest, "slots.")) return call_field(device_at(reply.peer_sources, *source).slots, rest);
+  rest = key;
+  if (consume_prefix(rest, "bandwidth_buffer.")) return call_field(device_at(reply.peer_sources, *source).bandwidth_buffer, rest);
   std::optional<int> destination = take_index(key);
   if (!destination) {
     // "N.M" alone has no dot after M: take_index needs one, and no key of a pair is bare.
@@ -180,10 +184,14 @@ Field cuda_peer_field(HelperReply& reply, std::string_view key) {
   if (key == "check.value") return &pair->check_value;
   if (key == "check.expected") return &pair->check_expected;
   if (key == "duration_us") return &pair->duration_us;
+  if (key == "bandwidth.copies") return &pair->bandwidth_copies;
+  if (key == "bandwidth.elapsed_ns") return &pair->bandwidth_elapsed_ns;
+  if (key == "bandwidth.skipped") return &pair->bandwidth_skipped;
+  if (key == "bandwidth.call") return &pair->bandwidth_call;
   static constexpr std::pair<std::string_view, HelperCall HelperPeerPair::*> k_calls[] = {
       {"can_access.", &HelperPeerPair::can_access_call}, {"enable.", &HelperPeerPair::enable},
       {"copy.", &HelperPeerPair::copy},                  {"sync.", &HelperPeerPair::sync},
-      {"readback.", &HelperPeerPair::readback},
+      {"readback.", &HelperPeerPair::readback},          {"bandwidth.", &HelperPeerPair::bandwidth},
   };
   for (const auto& [prefix, member] : k_calls) {
     rest = key;
@@ -288,7 +296,7 @@ bool take_nvml_health_line(HelperReply& reply, std::string_view key, const std::
 /// `cuda.device.N.*` / `nvml.device.N.*` with N not a number in 0..k_helper_max_device_index.
 bool is_out_of_bound_device(std::string_view key) {
   if (consume_prefix(key, "cuda.peer.") || consume_prefix(key, "nvml.peer.")) {
-    if (key == "scope" || key == "gpus") return false;
+    if (key == "scope" || key == "gpus" || key == "bandwidth_bytes" || key == "bandwidth_copies") return false;
     if (!take_index(key)) return true;  // the source
     bool pair_key = !key.empty() && key[0] >= '0' && key[0] <= '9';
     return pair_key && !take_index(key);  // the destination of `A.B.…`

@@ -90,6 +90,12 @@ struct HelperPeerPair {
   std::optional<std::string> check_value;     ///< what B's slot held there
   std::optional<std::string> check_expected;  ///< what A's kernel wrote
   std::optional<std::int64_t> duration_us;    ///< enable to the end of the check
+  // The timed copies (protocol 1.4, only with --p2p-bandwidth): `cuda.peer.A.B.bandwidth.*`.
+  std::optional<std::int64_t> bandwidth_copies;     ///< timed copies of the reply's bandwidth_bytes each
+  std::optional<std::int64_t> bandwidth_elapsed_ns; ///< the GPU's time for them (CUDA events)
+  std::optional<std::string> bandwidth_skipped;     ///< why the pair was not timed
+  std::optional<std::string> bandwidth_call;        ///< the call that failed ("cuMemcpyPeerAsync")
+  HelperCall bandwidth;                             ///< its result and name
 };
 
 /// NVML's view of an ordered pair (`nvml.peer.A.B.*`, 1.3; nvml_peer.c), with NVML's indices,
@@ -110,6 +116,7 @@ struct HelperPeerSource {
   std::optional<std::string> stuck;    ///< the pair step it was still in at the deadline ("peer-copy:3")
   std::optional<std::string> crashed;  ///< "SIGSEGV in peer-copy:3"
   HelperCall slots;                    ///< clearing its receive slots failed
+  HelperCall bandwidth_buffer;         ///< its 8 MiB copy buffer could not be allocated (1.4)
   HelperSteps steps;
 };
 
@@ -143,6 +150,9 @@ struct HelperReply {
   // The pair proof (protocol 1.3); none of it with one GPU or before 1.3.
   std::optional<std::string> peer_scope;  ///< "all", "neighbours" or "off"
   std::optional<int> peer_gpus;           ///< the GPUs the pairs are drawn from
+  /// The pair bandwidth (protocol 1.4): bytes per timed copy, written only with --p2p-bandwidth.
+  std::optional<std::int64_t> peer_bandwidth_bytes;
+  std::optional<std::int64_t> peer_bandwidth_copies;  ///< timed copies per pair at most
   std::vector<HelperPeerPair> peer_pairs;        ///< sorted by source, then destination
   std::vector<HelperPeerSource> peer_sources;    ///< sorted by index
   std::vector<HelperNvmlPeerPair> nvml_peer_pairs;  ///< sorted by source, then destination

@@ -442,6 +442,21 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       if (summary.value == 2) problems.emplace_back("health summary unhealthy");
       if (summary.value == 3) problems.emplace_back("limited capacity");
       facts.set(key("fabric.health"), problems, k_source);
+      // Which NVLink domain and partition (helper 1.4; the clique since 1.3), only once registered:
+      // the nodes of one multi-node NVLink domain share the cluster UUID (for the fleet to compare).
+      if (state == 3) {
+        if (auto it = dev.health.find("fabric.cluster_uuid"); it != dev.health.end()) {
+          facts.set(key("fabric.cluster_uuid"), it->second, k_source);
+        } else {
+          facts.set_unknown(key("fabric.cluster_uuid"), "not reported by the helper (protocol 1.4)", k_source);
+        }
+        Reading clique = read(dev, "fabric.clique_id", "fabric");
+        if (clique.value) {
+          facts.set(key("fabric.clique_id"), *clique.value, k_source);
+        } else {
+          facts.set_unknown(key("fabric.clique_id"), clique.why, k_source);
+        }
+      }
       if (state == 1) add(fabric_down, dev, "not registered with the fabric manager (state not started)");
       if (state == 3 && status.value && *status.value != 0) add(fabric_down, dev, fmt::format("registration failed (NVML status {})", *status.value));
       if (state == 2) add(fabric_degraded, dev, "fabric registration in progress");

@@ -9,6 +9,7 @@
 
 #include "core/fact_key.hpp"
 #include "probes/cuda/cuda_result_names.hpp"
+#include "probes/cuda/peer_bandwidth.hpp"
 
 namespace gd {
 namespace {
@@ -351,6 +352,7 @@ void record_peer_pairs(const HelperReply& reply, FactSet& facts, const std::stri
     }
   }
   set_sums(facts, sums, gpus);
+  record_peer_bandwidth(reply, facts, n);  // --p2p-bandwidth only
 }
 
 }  // namespace gd

@@ -56,6 +56,11 @@ inline constexpr FactSpec k_nvml_facts[] = {
     FactSpec{"nvml.device.*.pcie.gen_gpu_max", T::integer, "highest PCIe generation of the GPU itself"},
     FactSpec{"nvml.device.*.fabric.state", T::string, "NVLink fabric registration: not-started, in-progress, completed"},
     FactSpec{"nvml.device.*.fabric.health", T::list, "fabric health problems (bandwidth degraded, route unhealthy, ...)"},
+    FactSpec{"nvml.device.*.fabric.cluster_uuid", T::string,
+             "the NVLink domain the fabric manager registered the GPU in (nvmlGpuFabricInfo clusterUuid), once registration "
+             "completed: the GPUs of the nodes of one multi-node NVLink domain share it"},
+    FactSpec{"nvml.device.*.fabric.clique_id", T::integer,
+             "the GPU's NVLink partition (clique) within that domain (nvmlGpuFabricInfo cliqueId), once registration completed"},
     // The health sums the rules test: 'GPU N (bus): detail' for each GPU concerned, with the
     // GPUs as nvidia-smi -i takes them in the matching *_gpus fact.
     FactSpec{"nvml.health.ecc_uncorrected_volatile", T::list, "GPUs with uncorrectable ECC errors since the driver loaded"},

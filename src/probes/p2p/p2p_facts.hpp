@@ -52,6 +52,21 @@ inline constexpr FactSpec k_p2p_facts[] = {
     FactSpec{"p2p.pair.*.*.duration_us", T::integer, "pair A -> B: from enabling peer access to the end of the check"},
     FactSpec{"p2p.pair.*.*.nvml", T::string,
              "NVML's view of pair A -> B: P2P read, write and NVLink status and the topology's common ancestor"},
+    // --p2p-bandwidth only (helper protocol 1.4): without it none of these is set.
+    FactSpec{"p2p.pair.*.*.bandwidth_mb_per_s", T::integer,
+             "pair A -> B, --p2p-bandwidth: MB/s (10^6 bytes per second) of copy-engine copies of 8 MiB from A into B "
+             "(cuMemcpyPeerAsync timed with CUDA events, one pair of the node at a time); unknown with the reason when a "
+             "proven pair was not timed, absent for a pair that was not proven"},
+    FactSpec{"p2p.bandwidth_copy_bytes", T::integer, "--p2p-bandwidth: the bytes of each timed copy (8 MiB)"},
+    FactSpec{"p2p.bandwidth_pairs_measured", T::integer, "--p2p-bandwidth: pairs with a bandwidth figure"},
+    FactSpec{"p2p.bandwidth_not_measured", T::list,
+             "--p2p-bandwidth: proven pairs without a figure, with the reason (a GPU's 8 MiB could not be allocated, "
+             "the 2 s budget was spent, a timed copy failed or hung)"},
+    FactSpec{"p2p.bandwidth_not_measured_count", T::integer, "--p2p-bandwidth: number of proven pairs without a figure"},
+    FactSpec{"p2p.bandwidth_mb_per_s_min", T::integer, "--p2p-bandwidth: the smallest pair figure, MB/s"},
+    FactSpec{"p2p.bandwidth_mb_per_s_median", T::integer, "--p2p-bandwidth: the median pair figure, MB/s"},
+    FactSpec{"p2p.bandwidth_mb_per_s_max", T::integer, "--p2p-bandwidth: the largest pair figure, MB/s"},
+    FactSpec{"p2p.bandwidth_slowest_pair", T::string, "--p2p-bandwidth: the pair with the smallest figure: 'GPU 0 (0000:18:00.0) -> GPU 1 (0000:19:00.0)'"},
 };
 
 constexpr std::span<const FactSpec> p2p_facts() { return k_p2p_facts; }

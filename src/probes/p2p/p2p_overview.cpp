@@ -22,6 +22,31 @@ void add_details(AreaLine& line, const FactSet& facts, FactName name, std::strin
   }
 }
 
+/// "41.9 GB/s" from MB/s.
+std::string gb_per_s(std::int64_t mb_per_s) { return fmt::format("{:.1f} GB/s", static_cast<double>(mb_per_s) / 1000.0); }
+
+/// --p2p-bandwidth: "bandwidth 38.2 GB/s min, 41.0 GB/s median (56 pairs)" in the summary, the
+/// slowest pair and the pairs without a figure as details; nothing when it was not asked for.
+void add_bandwidth(AreaLine& line, std::vector<std::string>& parts, const FactSet& facts) {
+  std::optional<std::int64_t> measured = facts.get_int("p2p.bandwidth_pairs_measured"_fact);
+  if (!measured) return;
+  std::optional<std::int64_t> min = facts.get_int("p2p.bandwidth_mb_per_s_min"_fact);
+  std::optional<std::int64_t> median = facts.get_int("p2p.bandwidth_mb_per_s_median"_fact);
+  if (*measured > 0 && min && median) {
+    parts.push_back(fmt::format("bandwidth {} min, {} median ({})", gb_per_s(*min), gb_per_s(*median),
+                                plural(*measured, "pair")));
+  } else {
+    parts.push_back("bandwidth not measured");
+  }
+}
+
+void add_bandwidth_details(AreaLine& line, const FactSet& facts) {
+  std::optional<std::int64_t> min = facts.get_int("p2p.bandwidth_mb_per_s_min"_fact);
+  std::optional<std::string> slowest = facts.get_string("p2p.bandwidth_slowest_pair"_fact);
+  if (min && slowest) line.details.push_back(fmt::format("slowest pair: {}: {}", *slowest, gb_per_s(*min)));
+  add_details(line, facts, "p2p.bandwidth_not_measured"_fact, "bandwidth not measured");
+}
+
 }  // namespace
 
 AreaLine p2p_overview_line(const Layer& layer, const FactSet& facts, const std::vector<Finding>& findings) {
@@ -64,12 +89,14 @@ AreaLine p2p_overview_line(const Layer& layer, const FactSet& facts, const std::
   for (const auto& [name, what] : others) {
     if (std::int64_t n = count_of(facts, name); n > 0) parts.push_back(fmt::format("{} {}", n, what));
   }
+  add_bandwidth(line, parts, facts);
   line.summary = fmt::format("{}", fmt::join(parts, ", "));
   add_details(line, facts, "p2p.pairs_wrong"_fact, "data wrong");
   add_details(line, facts, "p2p.pairs_enable_failed"_fact, "enable failed");
   add_details(line, facts, "p2p.pairs_copy_failed"_fact, "copy failed");
   add_details(line, facts, "p2p.pairs_not_tested"_fact, "not tested");
   add_details(line, facts, "p2p.capability_mismatch"_fact, "CUDA and NVML disagree");
+  add_bandwidth_details(line, facts);
   line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }

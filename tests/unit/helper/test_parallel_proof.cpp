@@ -47,7 +47,7 @@ TEST_CASE("parallel proof: every GPU runs the kernel and gets it right", "[helpe
   REQUIRE(outcome.status == Status::finished);
   gd::HelperReply reply = parsed(outcome);
   CHECK(reply.complete);
-  CHECK(reply.protocol_minor == 3);  // 1.2: memory, processes, MIG devices; 1.3: NVLink, the pair proof
+  CHECK(reply.protocol_minor == 4);  // 1.2: memory, processes, MIG devices; 1.3: NVLink, the pair proof; 1.4: the pair bandwidth, the fabric cluster
   REQUIRE(reply.cuda_devices.size() == 4);
   for (int i = 0; i < 4; ++i) check_proven(device(reply, i));
   CHECK(device(reply, 3).module_jit_us == 500);  // the fake reports CU_JIT_WALL_TIME 0.5 ms

@@ -195,6 +195,36 @@ TEST_CASE("nvml health: a registered fabric with degraded health", "[probes][nvm
   CHECK(facts.get_string("nvml.device.0.fabric.state"_fact) == "completed");
 }
 
+TEST_CASE("nvml health: the NVLink domain and partition of registered GPUs (helper 1.4)", "[probes][nvml_health]") {
+  // Two GPUs of one multi-node NVLink domain, GPU 1 in another partition: what the fleet compares.
+  ScopedEnv count("FAKE_NVML_DEVICE_COUNT", "3");
+  ScopedEnv cuda_count("FAKE_CUDA_DEVICE_COUNT", "3");
+  ScopedEnv fabric("FAKE_NVML_FABRIC", "3,0,0,0");
+  ScopedEnv not_yet("FAKE_NVML_FABRIC_2", "2,0,0,0");  // registration in progress: no domain yet
+  ScopedEnv cluster("FAKE_NVML_FABRIC_CLUSTER", "5c1e2f0a-77d4-4b1e-9a0e-0123456789ab");
+  ScopedEnv clique("FAKE_NVML_FABRIC_CLIQUE_1", "7");
+  gd::FactSet facts = health_facts();
+  CHECK(facts.get_string("nvml.device.0.fabric.cluster_uuid"_fact) == "5c1e2f0a-77d4-4b1e-9a0e-0123456789ab");
+  CHECK(facts.get_string("nvml.device.1.fabric.cluster_uuid"_fact) == "5c1e2f0a-77d4-4b1e-9a0e-0123456789ab");
+  CHECK(facts.get_int("nvml.device.0.fabric.clique_id"_fact) == 32766);
+  CHECK(facts.get_int("nvml.device.1.fabric.clique_id"_fact) == 7);
+  CHECK(facts.find("nvml.device.2.fabric.cluster_uuid"_fact) == nullptr);  // in progress: NVML's UUID means nothing yet
+  CHECK(facts.get_string("nvml.device.2.fabric.state"_fact) == "in-progress");
+}
+
+TEST_CASE("nvml health: a 1.3 reply of a registered GPU has no cluster UUID: unknown, with the reason",
+          "[probes][nvml_health]") {
+  auto reply = gd::parse_helper_reply(
+      "gpudoctor-helper\t1.3\nnvml.dlopen\tok\nnvml.init.result\t0\nnvml.device_count\t1\n"
+      "nvml.device.0.pci_bus_id\t00000000:18:00.0\nnvml.device.0.fabric.state\t3\nnvml.device.0.fabric.status\t0\n"
+      "nvml.device.0.fabric.clique_id\t32766\nnvml.stage\tdone\nend\tok\n");
+  REQUIRE(reply);
+  gd::FactSet facts;
+  gd::record_nvml_health(*reply, facts);
+  CHECK(state_of(facts, "nvml.device.0.fabric.cluster_uuid"_fact) == gd::FactState::unknown);
+  CHECK(facts.get_int("nvml.device.0.fabric.clique_id"_fact) == 32766);
+}
+
 TEST_CASE("nvml health: MIG on with no instance CUDA can see", "[probes][nvml_health]") {
   ScopedEnv mig("FAKE_NVML_MIG", "1,1");
   ScopedEnv no_device("FAKE_CUDA_INIT_RESULT", "100");
