@@ -18,31 +18,19 @@ constexpr std::string_view k_prefix = "channel";
 // The driver allows 2048 channels (NVreg_ImexChannelCount); a node normally holds one or a few.
 constexpr std::size_t k_max_entries = 4096;
 constexpr std::string_view k_params = "/proc/driver/nvidia/params";
-constexpr std::size_t k_max_params = 64 * 1024;
 constexpr std::size_t k_max_processes = 65536;  // /proc entries looked at (pid_max defaults to 32768)
 constexpr std::size_t k_comm_bytes = 64;
 constexpr std::size_t k_cgroup_bytes = 8192;
 
 void set_create_channel0(Host& host, FactSet& facts) {
-  const std::string source(k_params);
   auto name = "nvlink.imex.create_channel0"_fact;
-  auto text = host.read_file(source, k_max_params);
-  if (!text) {
-    if (text.error().code == ENOENT) {
-      facts.set_absent(name, source, "no " + source + " (no NVIDIA kernel module loaded here)");
-    } else {
-      facts.set_unknown(name, unreadable_reason(text.error(), host), source);
-    }
-    return;
-  }
-  auto params = parse_nvidia_params(*text);
-  auto it = params.find("CreateImexChannel0");
-  if (it == params.end()) {
-    facts.set_absent(name, source, "no CreateImexChannel0 line (a driver before the parameter)");
-  } else if (it->second == "0" || it->second == "1") {
-    facts.set(name, it->second == "1", source);
+  const std::string source(k_params);
+  auto value = nvidia_param_for(host, facts, name, "CreateImexChannel0", "no CreateImexChannel0 line (a driver before the parameter)");
+  if (!value) return;
+  if (*value == "0" || *value == "1") {
+    facts.set(name, *value == "1", source);
   } else {
-    facts.set_unknown(name, "unrecognised value '" + it->second.substr(0, 20) + "'", source);
+    facts.set_unknown(name, "unrecognised value '" + value->substr(0, 20) + "'", source);
   }
 }
 
