@@ -8,7 +8,7 @@
 #include "core/fact_key.hpp"
 #include "probes/iommu/bridge_acs.hpp"
 #include "probes/iommu/pci_config_space.hpp"
-#include "probes/iommu/pci_topology.hpp"
+#include "probes/shared/pci_topology.hpp"
 
 namespace gd {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "probes/iommu/pci_topology.hpp"
+#include "probes/shared/pci_topology.hpp"
 
 namespace gd {
 namespace {

@@ -5,7 +5,7 @@
 #include <cerrno>
 
 #include "core/fact_key.hpp"
-#include "probes/iommu/pci_topology.hpp"
+#include "probes/shared/pci_topology.hpp"
 #include "probes/probe.hpp"
 #include "util/text_split.hpp"
 

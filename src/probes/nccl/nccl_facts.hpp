@@ -41,6 +41,10 @@ inline constexpr FactSpec k_nccl_facts[] = {
     FactSpec{"nccl.ib_hca.unmatched", T::list,
              "NCCL_IB_HCA entries (prefix, '=' exact, ':port' ignored) that match no device in /sys/class/infiniband; "
              "absent when NCCL_IB_HCA is unset or excludes ('^')"},
+    FactSpec{"nccl.ib_hca.down_ports", T::list,
+             "HCA ports NCCL_IB_HCA selects (an entry without ':port' selects every port of its devices) that are not "
+             "ACTIVE and LinkUp, from rdma.down_port_ids: 'mlx5_3:1'; NCCL skips them. Absent when NCCL_IB_HCA is unset "
+             "or excludes ('^')"},
     FactSpec{"nccl.transports_disabled", T::list,
              "NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_IB_DISABLE set to 1, NCCL_NVLS_ENABLE=0 and NCCL_P2P_LEVEL, "
              "each with what it costs: 'NCCL_P2P_DISABLE=1 (GPUs of this node exchange data through host memory "
@@ -51,7 +55,9 @@ inline constexpr FactSpec k_nccl_facts[] = {
     FactSpec{"nccl.routes.duplicates", T::list,
              "IPv4 subnets that /proc/net/route reaches through more than one interface, one of them an interface "
              "NCCL may use (NCCL_SOCKET_IFNAME's, else all but docker* and lo*): '10.0.0.0/255.255.255.0 via eth0, "
-             "eth1'; empty when none"},
+             "eth1'; empty when none. The main routing table only (policy routing, ip rule, is in no file); without "
+             "NCCL_SOCKET_IFNAME a subnet shared only by RDMA netdevs (RoCE rails, IPoIB: /sys/class/net/<if>/device/"
+             "infiniband exists) is left out"},
 };
 
 constexpr std::span<const FactSpec> nccl_facts() { return k_nccl_facts; }

@@ -15,6 +15,7 @@ struct NcclNameList {
   bool exclude = false;  ///< '^': the names are left out, everything else is used
   bool exact = false;    ///< '=': names must be equal, not prefixes
   std::vector<std::string> names;  ///< without ":port"
+  std::vector<int> ports;          ///< each name's ":port", -1 where it has none (every port)
 };
 
 /// Parses a value as NCCL does; empty entries are dropped. At most k_max_list_entries are kept.
@@ -23,6 +24,10 @@ inline constexpr std::size_t k_max_list_entries = 64;
 
 /// Whether `entry` of `list` selects `name` (prefix or exact), leaving out '^'.
 bool entry_selects(const NcclNameList& list, std::string_view entry, std::string_view name);
+
+/// Whether an include list selects port `port` of device `device` (NCCL's matchIfList: an entry
+/// without a port selects every port of the devices it names). false for an exclude list.
+bool list_selects_port(const NcclNameList& list, std::string_view device, int port);
 
 /// Whether the list keeps `name`: for an include list, some entry selects it; for an exclude
 /// list, none does.

@@ -11,6 +11,7 @@
 #include "probes/nccl/nccl_env_check.hpp"
 #include "probes/nccl/nccl_gpu_minimums.hpp"
 #include "probes/nccl/nccl_version_text.hpp"
+#include "util/text_split.hpp"
 #include "probes/nccl/net_routes.hpp"
 
 namespace gd {
@@ -178,6 +179,37 @@ void set_ib_hca_facts(FactSet& facts) {
   facts.set("nccl.ib_hca.unmatched"_fact, unmatched_devices(list, std::get<std::vector<std::string>>(devices->value)), source);
 }
 
+/// The down ports NCCL_IB_HCA picks: NCCL skips a port that is not active (net_ib.cc), so a list
+/// that names one loses that rail, and a list whose ports are all down leaves NCCL on sockets.
+void set_ib_hca_down_facts(FactSet& facts) {
+  const std::string source = "env:NCCL_IB_HCA, rdma.down_port_ids";
+  auto name = "nccl.ib_hca.down_ports"_fact;
+  auto value = env_of(facts, "env.nccl_ib_hca"_fact);
+  if (!value) {
+    facts.set_absent(name, source, "NCCL_IB_HCA is not set: NCCL uses the active ports and skips the rest");
+    return;
+  }
+  NcclNameList list = parse_nccl_name_list(*value);
+  if (list.exclude) {
+    facts.set_absent(name, source, "NCCL_IB_HCA leaves devices out ('^'): NCCL uses the other active ports");
+    return;
+  }
+  const Fact* down = facts.find("rdma.down_port_ids"_fact);
+  if (!down || down->state != FactState::present) {
+    facts.set_unknown(name, missing_reason(facts, "rdma.down_port_ids"_fact, "rdma.down_port_ids"), source);
+    return;
+  }
+  std::vector<std::string> picked;
+  for (const std::string& id : std::get<std::vector<std::string>>(down->value)) {
+    std::size_t colon = id.rfind(':');
+    if (colon == std::string::npos) continue;
+    std::string_view port = std::string_view(id).substr(colon + 1);
+    if (port.empty() || port.size() > 3 || !all_digits(port)) continue;
+    if (list_selects_port(list, std::string_view(id).substr(0, colon), std::stoi(std::string(port)))) picked.push_back(id);
+  }
+  facts.set(name, std::move(picked), source);
+}
+
 void set_transport_facts(FactSet& facts) {
   NcclSwitches switches;
   switches.p2p_disable = env_of(facts, "env.nccl_p2p_disable"_fact);
@@ -241,7 +273,16 @@ void set_route_facts(Host& host, const std::optional<NcclNameList>& socket_ifnam
     return;
   }
   auto usable = [&](std::string_view name) { return nccl_may_use_interface(socket_ifname, name); };
-  facts.set("nccl.routes.duplicates"_fact, duplicate_destinations(table, usable), source);
+  // The netdevs of RDMA ports (their PCI function has an infiniband folder: RoCE rails, IPoIB) of a
+  // multi-rail node often share one subnet, routed per rail by source address (ip rule), which this
+  // file cannot show; NCCL moves its data over them through NET/IB, whose port the HCA fixes, and
+  // they reach each other over one fabric. Such a group counts only where NCCL_SOCKET_IFNAME picks
+  // these interfaces on purpose.
+  auto rdma_rail = [&](std::string_view name) {
+    if (socket_ifname || name.empty() || name.find('/') != std::string_view::npos) return false;
+    return host.stat(fmt::format("{}/{}/device/infiniband", k_net_class, name)).has_value();
+  };
+  facts.set("nccl.routes.duplicates"_fact, duplicate_destinations(table, usable, rdma_rail), source);
 }
 
 }  // namespace
@@ -266,6 +307,7 @@ void probe_nccl(Host& host, const ProbeOptions&, FactSet& facts) {
   }
   set_socket_ifname_facts(interfaces, socket_ifname, facts);
   set_ib_hca_facts(facts);
+  set_ib_hca_down_facts(facts);
   set_transport_facts(facts);
   set_topo_file_fact(host, facts);
 }

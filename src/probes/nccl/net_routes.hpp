@@ -35,9 +35,15 @@ std::string route_prefix_text(std::uint32_t destination, std::uint32_t mask);
 
 /// Link routes (no gateway, not the default route) of the same destination and mask through two
 /// or more interfaces, at least one of which `usable` keeps (NCCL may use it): "10.0.0.0/255.255.255.0
-/// via eth0, eth1".
+/// via eth0, eth1". A group whose every interface `exempt` names is left out (the RDMA rails of a
+/// multi-rail node, below). /proc/net/route is the main table only (fib_route_seq_start reads
+/// RT_TABLE_MAIN): policy routing (ip rule ... table N) is not in it, nor in any file.
+template <typename Usable, typename Exempt>
+std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable usable, Exempt exempt);
 template <typename Usable>
-std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable usable);
+std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable usable) {
+  return duplicate_destinations(table, usable, [](std::string_view) { return false; });
+}
 
 }  // namespace gd
 

@@ -7,8 +7,8 @@
 
 namespace gd {
 
-template <typename Usable>
-std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable usable) {
+template <typename Usable, typename Exempt>
+std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable usable, Exempt exempt) {
   constexpr std::uint32_t k_rtf_gateway = 0x2;
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::set<std::string>> by_prefix;
   for (const Ipv4Route& route : table.routes) {
@@ -24,6 +24,9 @@ std::vector<std::string> duplicate_destinations(const RouteTable& table, Usable 
     bool any_usable = false;
     for (const std::string& name : interfaces) any_usable = any_usable || usable(name);
     if (!any_usable) continue;
+    bool all_exempt = true;
+    for (const std::string& name : interfaces) all_exempt = all_exempt && exempt(name);
+    if (all_exempt) continue;
     std::string text = route_prefix_text(prefix.first, prefix.second) + " via ";
     bool first = true;
     for (const std::string& name : interfaces) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/fact_key.hpp"
+#include "probes/shared/nvidia_gpu_info.hpp"
 
 namespace gd {
 namespace {
@@ -16,8 +17,57 @@ constexpr std::string_view k_folder = "/dev/nvidia-caps-imex-channels";
 constexpr std::string_view k_prefix = "channel";
 // The driver allows 2048 channels (NVreg_ImexChannelCount); a node normally holds one or a few.
 constexpr std::size_t k_max_entries = 4096;
+constexpr std::string_view k_params = "/proc/driver/nvidia/params";
+constexpr std::size_t k_max_processes = 65536;  // /proc entries looked at (pid_max defaults to 32768)
+constexpr std::size_t k_comm_bytes = 64;
+constexpr std::size_t k_cgroup_bytes = 8192;
+
+void set_create_channel0(Host& host, FactSet& facts) {
+  auto name = "nvlink.imex.create_channel0"_fact;
+  const std::string source(k_params);
+  auto value = nvidia_param_for(host, facts, name, "CreateImexChannel0", "no CreateImexChannel0 line (a driver before the parameter)");
+  if (!value) return;
+  if (*value == "0" || *value == "1") {
+    facts.set(name, *value == "1", source);
+  } else {
+    facts.set_unknown(name, "unrecognised value '" + value->substr(0, 20) + "'", source);
+  }
+}
+
+/// Only on a node where nvidia-imex runs: is one of its processes in a Kubernetes pod?
+void set_daemon_in_pod(Host& host, FactSet& facts) {
+  auto name = "nvlink.imex.daemon_in_pod"_fact;
+  const std::string source = "/proc/*/comm, /proc/*/cgroup";
+  auto running = facts.get_bool("service.imex.running"_fact);
+  if (running != true) {
+    facts.set_absent(name, source, "nvidia-imex is not seen running here: not read");
+    return;
+  }
+  auto entries = host.list_dir("/proc");
+  if (!entries) {
+    facts.set_unknown(name, unreadable_reason(entries.error(), host), "/proc");
+    return;
+  }
+  bool in_pod = false, seen = false;
+  for (std::size_t i = 0; i < entries->size() && i < k_max_processes && !in_pod; ++i) {
+    const std::string& pid = (*entries)[i];
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto comm = host.read_file("/proc/" + pid + "/comm", k_comm_bytes);
+    if (!comm || std::string_view(*comm).substr(0, comm->find('\n')) != "nvidia-imex") continue;
+    seen = true;
+    auto cgroup = host.read_file("/proc/" + pid + "/cgroup", k_cgroup_bytes);
+    in_pod = cgroup && cgroup_in_kubernetes_pod(*cgroup);
+  }
+  if (!seen) {
+    facts.set_unknown(name, "the nvidia-imex process went away while /proc was read", source);
+    return;
+  }
+  facts.set(name, in_pod, source);
+}
 
 }  // namespace
+
+bool cgroup_in_kubernetes_pod(std::string_view cgroup) { return cgroup.find("kubepods") != std::string_view::npos; }
 
 std::optional<int> imex_channel_number(std::string_view name) {
   if (!name.starts_with(k_prefix) || name.size() == k_prefix.size() || name.size() > k_prefix.size() + 9) return std::nullopt;
@@ -30,6 +80,8 @@ std::optional<int> imex_channel_number(std::string_view name) {
 }
 
 void probe_imex_channels(Host& host, const ProbeOptions&, FactSet& facts) {
+  set_create_channel0(host, facts);
+  set_daemon_in_pod(host, facts);
   const std::string folder(k_folder);
   auto names = host.list_dir(folder);
   if (!names) {

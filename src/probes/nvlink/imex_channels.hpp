@@ -16,7 +16,13 @@ namespace gd {
 /// (a stray file, "channel", "channelX") -> nullopt.
 std::optional<int> imex_channel_number(std::string_view name);
 
-/// nvlink.imex.channels and nvlink.imex.channel_count, from the rooted /dev.
+/// Whether a /proc/PID/cgroup text places the process in a Kubernetes pod: cgroup v1 and v2
+/// paths hold "kubepods" ("0::/kubepods.slice/kubepods-burstable.slice/...", "11:pids:/kubepods/besteffort/...").
+bool cgroup_in_kubernetes_pod(std::string_view cgroup);
+
+/// nvlink.imex.channels and nvlink.imex.channel_count, from the rooted /dev;
+/// nvlink.imex.create_channel0 from /proc/driver/nvidia/params; nvlink.imex.daemon_in_pod from
+/// /proc where service.imex.running is true.
 void probe_imex_channels(Host& host, const ProbeOptions& options, FactSet& facts);
 
 }  // namespace gd

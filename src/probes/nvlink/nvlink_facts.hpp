@@ -50,6 +50,13 @@ inline constexpr FactSpec k_nvlink_facts[] = {
              "absent when the folder does not exist (nothing creates it by default: the administrator does, after every "
              "reboot; probes/nvlink/imex_channels)"},
     FactSpec{"nvlink.imex.channel_count", T::integer, "how many there are; 0 when the folder does not exist"},
+    FactSpec{"nvlink.imex.create_channel0", T::boolean,
+             "CreateImexChannel0 of /proc/driver/nvidia/params (NVreg_CreateImexChannel0=1: the open kernel module makes "
+             "channel 0 itself when it loads); absent where the driver has no such parameter"},
+    FactSpec{"nvlink.imex.daemon_in_pod", T::boolean,
+             "an nvidia-imex process runs in a Kubernetes pod (its /proc/PID/cgroup names kubepods): the IMEX daemon of a "
+             "DRA ComputeDomain, whose channels the DRA driver hands to the job's containers through CDI; read only where "
+             "service.imex.running is true"},
 };
 
 constexpr std::span<const FactSpec> nvlink_facts() { return k_nvlink_facts; }

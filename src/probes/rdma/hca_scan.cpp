@@ -37,6 +37,15 @@ auto read_parsed(Host& host, const std::string& path, bool optional, std::vector
   return value;
 }
 
+/// fw_ver: a version, or an empty line from a driver that has no firmware string (EFA:
+/// ib_get_device_fw_str leaves it empty), which is no version and nothing unreadable either.
+std::optional<std::optional<std::string>> parse_firmware(std::string_view text) {
+  if (text == "\n") return std::optional<std::string>();
+  auto line = parse_short_line(text);
+  if (!line) return std::nullopt;
+  return line;
+}
+
 std::string_view basename_of(std::string_view path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -105,7 +114,7 @@ Hca read_hca(Host& host, const std::string& name, std::vector<std::string>& unre
   Hca hca;
   hca.name = name;
   const std::string dir = fmt::format("{}/{}", k_infiniband_class, name);
-  hca.fw_ver = read_parsed(host, dir + "/fw_ver", true, unreadable, parse_short_line);
+  hca.fw_ver = read_parsed(host, dir + "/fw_ver", true, unreadable, parse_firmware).value_or(std::nullopt);
   hca.hca_type = read_parsed(host, dir + "/hca_type", true, unreadable, parse_short_line);
   if (auto driver = host.read_link(dir + "/device/driver")) hca.driver = std::string(basename_of(*driver));
   hca.pci = read_pci_path(host, dir);

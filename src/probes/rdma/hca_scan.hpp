@@ -49,6 +49,11 @@ struct Hca {
   std::optional<PciPath> pci;            ///< from the class link; nullopt for a virtual device (rxe, siw)
   std::optional<int> numa_node;          ///< device/numa_node; -1 when the platform has none
   std::vector<HcaPort> ports;
+
+  /// An AWS Elastic Fabric Adapter (driver efa; the kernel names it efa_N, rdma-core's udev rules
+  /// rdmapXsY): its ports are ACTIVE with link layer "Unknown", and NCCL reaches it only through
+  /// the aws-ofi-nccl plugin, not its own InfiniBand transport.
+  bool efa() const { return driver == "efa"; }
 };
 
 struct HcaScan {

@@ -28,15 +28,6 @@ std::optional<int> small_number(std::string_view text) {
 
 bool is_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
-/// "0000:1a:00.0": domain, bus, device, function as sysfs names PCI functions.
-bool is_pci_address(std::string_view text) {
-  if (text.size() != 12 || text[4] != ':' || text[7] != ':' || text[10] != '.') return false;
-  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u}) {
-    if (!is_hex_digit(text[i])) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 std::optional<NumberedName> parse_numbered_name(std::string_view text) {
@@ -101,21 +92,6 @@ std::optional<bool> gid_is_zero(std::string_view text) {
     }
   }
   return zero;
-}
-
-std::optional<PciPath> parse_pci_path(std::string_view sysfs_path) {
-  PciPath path;
-  for (std::string_view part : split_nonempty(sysfs_path, '/')) {
-    if (part.starts_with("pci") && part.size() > 3 && part.find(':') != std::string_view::npos) {
-      path = PciPath{std::string(part), {}};  // the host bridge: what follows is below it
-    } else if (!path.root.empty() && is_pci_address(part)) {
-      path.chain.emplace_back(part);
-    } else if (!path.root.empty() && !path.chain.empty()) {
-      break;  // "infiniband", "mlx5_0": past the device
-    }
-  }
-  if (path.root.empty() || path.chain.empty()) return std::nullopt;
-  return path;
 }
 
 std::string_view to_string(Closeness closeness) {

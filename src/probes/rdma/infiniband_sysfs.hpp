@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "probes/shared/pci_topology.hpp"
+
 namespace gd {
 
 /// "4: ACTIVE" (ports/<n>/state), "5: LinkUp" (ports/<n>/phys_state), "1: CA" (node_type): the
@@ -45,15 +47,6 @@ std::string_view to_string(GidType type);
 /// an empty entry reads as all zeros. true: all zeros; nullopt: not a GID.
 std::optional<bool> gid_is_zero(std::string_view text);
 
-/// The PCI functions on the way from the root complex to a device, read from a sysfs path
-/// ("../../devices/pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:00.0/0000:1a:00.0/infiniband/mlx5_0"):
-/// root "pci0000:17", chain {"0000:17:01.0", ..., "0000:1a:00.0"} (the root port first, the device last).
-struct PciPath {
-  std::string root;
-  std::vector<std::string> chain;
-};
-std::optional<PciPath> parse_pci_path(std::string_view sysfs_path);
-
 /// How close a GPU and a NIC are, nearest first (NCCL's PIX/PXB, PHB, SYS).
 enum class Closeness {
   same_switch,     ///< a common bridge below the root port: a PCIe switch both hang from
@@ -64,7 +57,8 @@ enum class Closeness {
 };
 std::string_view to_string(Closeness closeness);
 
-/// numa: the device's numa_node, -1 or nullopt when the platform gives none.
+/// The paths from parse_pci_path (probes/shared/pci_topology). numa: the device's numa_node, -1 or
+/// nullopt when the platform gives none.
 Closeness closeness(const PciPath& gpu, std::optional<int> gpu_numa, const PciPath& nic, std::optional<int> nic_numa);
 
 /// "6.8.0-49-generic" -> {6, 8}; nullopt when it does not start with two numbers.

@@ -16,8 +16,15 @@ inline constexpr FactSpec k_rdma_facts[] = {
              "PCI 0000:1a:00.0'"},
     FactSpec{"rdma.port_count", T::integer, "ports of all HCAs whose state could be read"},
     FactSpec{"rdma.active_port_count", T::integer, "ports whose state is ACTIVE and physical state LinkUp"},
+    FactSpec{"rdma.ib_roce_active_port_count", T::integer,
+             "active ports whose link layer is InfiniBand or Ethernet (RoCE): those NCCL's own InfiniBand transport "
+             "(NET/IB) uses; an EFA port (link layer 'Unknown') is not one"},
+    FactSpec{"rdma.efa_device_count", T::integer,
+             "AWS Elastic Fabric Adapters among the HCAs (PCI driver efa): NCCL reaches them through the aws-ofi-nccl "
+             "plugin, not NET/IB"},
     FactSpec{"rdma.down_port_count", T::integer, "ports not ACTIVE or not LinkUp (a cable out, a switch port down, a port disabled)"},
     FactSpec{"rdma.down_ports", T::list, "each port not ACTIVE or not LinkUp: 'mlx5_3 port 1: DOWN Polling (InfiniBand)'"},
+    FactSpec{"rdma.down_port_ids", T::list, "the same ports as NCCL_IB_HCA names them, <hca>:<port>: 'mlx5_3:1'"},
     FactSpec{"rdma.active_link_layers", T::list, "link layers of the active ports, each once: InfiniBand, Ethernet (RoCE)"},
     FactSpec{"rdma.active_rates", T::list, "rates of the active ports, each once, as sysfs prints them: '400 Gb/sec (4X NDR)'"},
     FactSpec{"rdma.hca_drivers", T::list, "kernel drivers of the HCAs' PCI functions, each once (mlx5_core)"},
@@ -27,13 +34,15 @@ inline constexpr FactSpec k_rdma_facts[] = {
     FactSpec{"rdma.gpudirect.nvidia_peermem", T::boolean, "the nvidia_peermem module is loaded (/sys/module/nvidia_peermem)"},
     FactSpec{"rdma.gpudirect.nv_peer_mem", T::boolean,
              "the older nv_peer_mem module is loaded (/sys/module/nv_peer_mem, or MLNX_OFED's /sys/kernel/mm/memory_peers/nv_mem)"},
+    FactSpec{"rdma.gpudirect.efa_nv_peermem", T::boolean,
+             "AWS's efa_nv_peermem module is loaded (/sys/module/efa_nv_peermem): GPU memory for EFA devices"},
     FactSpec{"rdma.gpudirect.memory_peers", T::list,
              "clients of MLNX_OFED's peer-memory API, /sys/kernel/mm/memory_peers/* (nv_mem, nvidia-peermem); empty when none"},
     FactSpec{"rdma.gpudirect.dmabuf_possible", T::boolean,
-             "the dma-buf path's preconditions hold: the open NVIDIA kernel module, a kernel >= 5.12 and an HCA driver that imports "
-             "dma-bufs (mlx5_core); NCCL then needs no peer-memory module"},
+             "the dma-buf path's preconditions hold: the open NVIDIA kernel module and an HCA driver that imports "
+             "dma-bufs on this kernel (mlx5_core from 5.12, efa from 5.16); NCCL then needs no peer-memory module"},
     FactSpec{"rdma.gpudirect.provider", T::string,
-             "what gives NICs GPU memory: 'nvidia_peermem', 'nv_peer_mem' or 'dma-buf'; absent when nothing does"},
+             "what gives NICs GPU memory: 'nvidia_peermem', 'nv_peer_mem', 'efa_nv_peermem' or 'dma-buf'; absent when nothing does"},
     // RoCE: NCCL_IB_GID_INDEX names an entry of each port's GID table.
     FactSpec{"rdma.roce_v2_gids", T::list,
              "per RoCE (Ethernet) port, the GID indexes whose type is 'RoCE v2' and whose GID is not empty: 'mlx5_0 port 1: 1, 3'"},

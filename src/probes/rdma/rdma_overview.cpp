@@ -21,8 +21,11 @@ std::string active_text(const FactSet& facts) {
   }
   std::vector<std::string> parts;
   std::vector<std::string> layers = list_of(facts, "rdma.active_link_layers"_fact);
+  const bool efa = facts.get_int("rdma.efa_device_count"_fact).value_or(0) > 0;
   for (std::string& layer : layers) {
     if (layer == "Ethernet") layer = "RoCE";
+    // The efa driver reports no link layer (sysfs prints "Unknown"): name the adapter instead.
+    if (layer == "Unknown" && efa) layer = "EFA";
   }
   if (!layers.empty()) parts.push_back(fmt::format("{}", fmt::join(layers, "/")));
   if (!rates.empty()) parts.push_back(fmt::format("{}", fmt::join(rates, ", ")));

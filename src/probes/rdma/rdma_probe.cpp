@@ -20,7 +20,8 @@ const std::string k_class_source(k_infiniband_class);
 constexpr FactName k_port_facts[] = {
     "rdma.hca_count"_fact,        "rdma.hcas"_fact,          "rdma.port_count"_fact,          "rdma.active_port_count"_fact,
     "rdma.down_port_count"_fact,  "rdma.down_ports"_fact,    "rdma.active_link_layers"_fact,  "rdma.active_rates"_fact,
-    "rdma.hca_drivers"_fact,      "rdma.unreadable"_fact,    "rdma.roce_v2_gids"_fact,
+    "rdma.hca_drivers"_fact,      "rdma.unreadable"_fact,    "rdma.roce_v2_gids"_fact,        "rdma.ib_roce_active_port_count"_fact,
+    "rdma.efa_device_count"_fact, "rdma.down_port_ids"_fact,
 };
 
 void add_distinct(std::vector<std::string>& list, const std::string& value) {
@@ -41,20 +42,23 @@ std::string port_line(const Hca& hca, const HcaPort& port) {
 }
 
 void set_port_facts(const HcaScan& scan, FactSet& facts) {
-  std::vector<std::string> lines, down, layers, rates, drivers, roce_gids;
-  std::int64_t ports = 0, active = 0;
+  std::vector<std::string> lines, down, down_ids, layers, rates, drivers, roce_gids;
+  std::int64_t ports = 0, active = 0, ib_roce_active = 0, efa = 0;
   for (const Hca& hca : scan.hcas) {
     if (hca.driver) add_distinct(drivers, *hca.driver);
+    if (hca.efa()) ++efa;
     if (hca.ports.empty()) lines.push_back(fmt::format("{}: no ports read", hca.name));
     for (const HcaPort& port : hca.ports) {
       lines.push_back(port_line(hca, port));
       if (port.state && port.phys_state) ++ports;
       if (port.active()) {
         ++active;
+        if (port.link_layer == "InfiniBand" || port.roce()) ++ib_roce_active;
         if (port.link_layer) add_distinct(layers, *port.link_layer);
         if (port.rate) add_distinct(rates, *port.rate);
       } else if (port.down()) {
         down.push_back(fmt::format("{} port {}: {} ({})", hca.name, port.number, state_text(port), port.link_layer.value_or("link layer unknown")));
+        down_ids.push_back(fmt::format("{}:{}", hca.name, port.number));
       }
       if (port.roce()) {
         std::vector<std::string> v2;
@@ -71,8 +75,11 @@ void set_port_facts(const HcaScan& scan, FactSet& facts) {
   facts.set("rdma.hcas"_fact, std::move(lines), k_class_source);
   facts.set("rdma.port_count"_fact, ports, k_class_source + "/*/ports/*/state");
   facts.set("rdma.active_port_count"_fact, active, k_class_source + "/*/ports/*/state, phys_state");
+  facts.set("rdma.ib_roce_active_port_count"_fact, ib_roce_active, k_class_source + "/*/ports/*/state, phys_state, link_layer");
+  facts.set("rdma.efa_device_count"_fact, efa, k_class_source + "/*/device/driver");
   facts.set("rdma.down_port_count"_fact, static_cast<std::int64_t>(down.size()), k_class_source + "/*/ports/*/state, phys_state");
   facts.set("rdma.down_ports"_fact, std::move(down), k_class_source + "/*/ports/*/state, phys_state");
+  facts.set("rdma.down_port_ids"_fact, std::move(down_ids), k_class_source + "/*/ports/*/state, phys_state");
   facts.set("rdma.active_link_layers"_fact, std::move(layers), k_class_source + "/*/ports/*/link_layer");
   facts.set("rdma.active_rates"_fact, std::move(rates), k_class_source + "/*/ports/*/rate");
   facts.set("rdma.hca_drivers"_fact, std::move(drivers), k_class_source + "/*/device/driver");
@@ -95,6 +102,7 @@ void set_gpudirect_facts(Host& host, const HcaScan& scan, FactSet& facts) {
   }
   // nv_peer_mem registers itself with MLNX_OFED's peer-memory API as "nv_mem".
   inputs.nv_peer_mem = module_loaded(host, "nv_peer_mem") || std::find(peers.begin(), peers.end(), "nv_mem") != peers.end();
+  inputs.efa_nv_peermem = module_loaded(host, "efa_nv_peermem");
   inputs.module_flavor = facts.get_string("kmod.nvidia.flavor"_fact);
   if (auto release = facts.get_string("host.kernel_release"_fact)) inputs.kernel = parse_kernel_release(*release);
   for (const Hca& hca : scan.hcas) {
@@ -103,6 +111,7 @@ void set_gpudirect_facts(Host& host, const HcaScan& scan, FactSet& facts) {
 
   facts.set("rdma.gpudirect.nvidia_peermem"_fact, inputs.nvidia_peermem, "/sys/module/nvidia_peermem");
   facts.set("rdma.gpudirect.nv_peer_mem"_fact, inputs.nv_peer_mem, "/sys/module/nv_peer_mem, /sys/kernel/mm/memory_peers/nv_mem");
+  facts.set("rdma.gpudirect.efa_nv_peermem"_fact, inputs.efa_nv_peermem, "/sys/module/efa_nv_peermem");
   facts.set("rdma.gpudirect.memory_peers"_fact, std::move(peers), "/sys/kernel/mm/memory_peers");
   const std::string dmabuf_source = "kmod.nvidia.flavor, host.kernel_release, rdma.hca_drivers";
   DmabufVerdict dmabuf = dmabuf_possible(inputs);
@@ -118,12 +127,14 @@ void set_gpudirect_facts(Host& host, const HcaScan& scan, FactSet& facts) {
     facts.set(provider, std::string("nvidia_peermem"), "/sys/module/nvidia_peermem");
   } else if (inputs.nv_peer_mem) {
     facts.set(provider, std::string("nv_peer_mem"), "/sys/module/nv_peer_mem, /sys/kernel/mm/memory_peers/nv_mem");
+  } else if (inputs.efa_nv_peermem) {
+    facts.set(provider, std::string("efa_nv_peermem"), "/sys/module/efa_nv_peermem");
   } else if (dmabuf.possible == true) {
     facts.set(provider, std::string("dma-buf"), dmabuf_source + " (no peer-memory module: NCCL registers GPU memory through dma-buf)");
   } else if (!dmabuf.possible) {
     facts.set_unknown(provider, "no peer-memory module loaded, and whether the dma-buf path works is unknown: " + dmabuf.why, dmabuf_source);
   } else {
-    facts.set_absent(provider, "/sys/module, " + dmabuf_source, "no nvidia_peermem or nv_peer_mem module loaded, and no dma-buf path: " + dmabuf.why);
+    facts.set_absent(provider, "/sys/module, " + dmabuf_source, "no nvidia_peermem, nv_peer_mem or efa_nv_peermem module loaded, and no dma-buf path: " + dmabuf.why);
   }
 }
 

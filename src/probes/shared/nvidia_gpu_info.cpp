@@ -100,29 +100,36 @@ std::map<std::string, std::string, std::less<>> parse_nvidia_params(std::string_
   return out;
 }
 
-void record_nvidia_params(Host& host, FactSet& facts) {
+std::optional<std::string> nvidia_param_for(Host& host, FactSet& facts, FactName name, std::string_view key,
+                                            const std::string& no_line_reason) {
   const std::string source(k_params_path);
-  constexpr FactName k_fact = "kmod.nvidia.params.enable_gpu_firmware"_fact;
   auto text = host.read_file(k_params_path, k_max_proc_file);
   if (!text) {
     if (text.error().code == ENOENT) {
-      facts.set_absent(k_fact, source, "the nvidia module is not loaded");
+      facts.set_absent(name, source, "the nvidia module is not loaded");
     } else {
-      facts.set_unknown(k_fact, unreadable_reason(text.error(), host), source);
+      facts.set_unknown(name, unreadable_reason(text.error(), host), source);
     }
-    return;
+    return std::nullopt;
   }
   auto params = parse_nvidia_params(*text);
-  auto it = params.find("EnableGpuFirmware");
+  auto it = params.find(key);
   if (it == params.end()) {
-    // Drivers before GSP firmware (R510) have no such parameter.
-    facts.set_absent(k_fact, source, "no EnableGpuFirmware line (driver without GSP firmware support)");
-    return;
+    facts.set_absent(name, source, no_line_reason);
+    return std::nullopt;
   }
-  if (auto value = to_int(it->second)) {
-    facts.set(k_fact, *value, source);
+  return it->second;
+}
+
+void record_nvidia_params(Host& host, FactSet& facts) {
+  constexpr FactName k_fact = "kmod.nvidia.params.enable_gpu_firmware"_fact;
+  // Drivers before GSP firmware (R510) have no such parameter.
+  auto value = nvidia_param_for(host, facts, k_fact, "EnableGpuFirmware", "no EnableGpuFirmware line (driver without GSP firmware support)");
+  if (!value) return;
+  if (auto number = to_int(*value)) {
+    facts.set(k_fact, *number, std::string(k_params_path));
   } else {
-    facts.set_unknown(k_fact, "unrecognised value '" + it->second + "'", source);
+    facts.set_unknown(k_fact, "unrecognised value '" + *value + "'", std::string(k_params_path));
   }
 }
 

@@ -29,6 +29,12 @@ std::optional<GpuInformation> parse_gpu_information(std::string_view text);
 /// Parses /proc/driver/nvidia/params ("Name: value" per line, strings quoted) into a map.
 std::map<std::string, std::string, std::less<>> parse_nvidia_params(std::string_view text);
 
+/// The value of one parameter of /proc/driver/nvidia/params for the fact `name`: nullopt after
+/// setting the fact absent (no module loaded; no such line, with `no_line_reason`) or unknown (the
+/// file unreadable), so that the caller only turns a value into the fact.
+std::optional<std::string> nvidia_param_for(Host& host, FactSet& facts, FactName name, std::string_view key,
+                                            const std::string& no_line_reason);
+
 /// kmod.nvidia.params.enable_gpu_firmware from /proc/driver/nvidia/params.
 void record_nvidia_params(Host& host, FactSet& facts);
 

@@ -46,9 +46,9 @@ inline std::string device_path(const std::string& root, const std::vector<std::s
 inline void add_hca(Capture& c, const HcaSpec& hca) {
   const std::string dir = "/sys/class/infiniband/" + hca.name;
   c.paths[dir].link = fmt::format("../../devices/{}/{}/infiniband/{}", hca.root, fmt::join(hca.chain, "/"), hca.name);
-  c.paths[dir + "/fw_ver"].read = hca.fw + "\n";
-  c.paths[dir + "/hca_type"].read = hca.hca_type + "\n";
-  c.paths[dir + "/node_type"].read = std::string("1: CA\n");
+  c.paths[dir + "/fw_ver"].read = hca.fw + "\n";  // "\n" alone from a driver without a firmware string (EFA)
+  if (!hca.hca_type.empty()) c.paths[dir + "/hca_type"].read = hca.hca_type + "\n";  // mlx5's own attribute
+  c.paths[dir + "/node_type"].read = std::string(hca.driver == "efa" ? "7: unspecified\n" : "1: CA\n");
   c.paths[dir + "/device"].link = "../../../" + hca.chain.back();
   c.paths[dir + "/device/driver"].link = "../../../../bus/pci/drivers/" + hca.driver;
   c.paths[dir + "/device/numa_node"].read = std::to_string(hca.numa) + "\n";
@@ -108,6 +108,43 @@ inline Node hgx_infiniband_node() {
   node.facts.set("pci.nvidia_gpu_count"_fact, std::int64_t{8}, "/sys/bus/pci/devices");
   node.facts.set("kmod.nvidia.flavor"_fact, std::string("open"), "/proc/driver/nvidia/version");
   node.facts.set("host.kernel_release"_fact, std::string("6.8.0-49-generic"), "uname");
+  node.facts.set_absent("env.nccl_ib_gid_index"_fact, "env:NCCL_IB_GID_INDEX");
+  return node;
+}
+
+/// An AWS p5-style node: 8 GPUs, each with four Elastic Fabric Adapters on its PCIe switch
+/// (drivers/infiniband/hw/efa: registered as efa_%d, renamed rdmapXsY by rdma-core's udev rules;
+/// node type RDMA_NODE_UNSPECIFIED, one port reported ACTIVE LinkUp, link layer unspecified, which
+/// sysfs prints "Unknown", rate 4X EDR, no firmware string and no hca_type); the proprietary
+/// module, no peer-memory module, kernel 6.1.
+inline Node aws_efa_node() {
+  Node node;
+  constexpr int k_roots[] = {0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb};
+  for (int i = 0; i < 8; ++i) {
+    int r = k_roots[i];
+    std::string root = fmt::format("pci0000:{:02x}", r);
+    std::vector<std::string> upstream = {fmt::format("0000:{:02x}:01.0", r), bus(r + 1)};
+    std::vector<std::string> gpu = upstream;
+    gpu.push_back(fmt::format("0000:{:02x}:00.0", r + 2));
+    gpu.push_back(bus(r + 3));
+    add_gpu(node.capture, node.facts, i, root, gpu, i < 4 ? 0 : 1);
+    for (int n = 0; n < 4; ++n) {
+      std::vector<std::string> nic = upstream;
+      nic.push_back(fmt::format("0000:{:02x}:{:02x}.0", r + 2, n + 1));
+      nic.push_back(bus(r + 4 + n));
+      add_hca(node.capture, HcaSpec{.name = fmt::format("rdmap{}s0", r + 4 + n),
+                                    .root = root,
+                                    .chain = nic,
+                                    .numa = i < 4 ? 0 : 1,
+                                    .fw = "",
+                                    .hca_type = "",
+                                    .driver = "efa",
+                                    .ports = {PortSpec{.link_layer = "Unknown", .rate = "100 Gb/sec (4X EDR)"}}});
+    }
+  }
+  node.facts.set("pci.nvidia_gpu_count"_fact, std::int64_t{8}, "/sys/bus/pci/devices");
+  node.facts.set("kmod.nvidia.flavor"_fact, std::string("proprietary"), "/proc/driver/nvidia/version");
+  node.facts.set("host.kernel_release"_fact, std::string("6.1.109-118.189.amzn2023.x86_64"), "uname");
   node.facts.set_absent("env.nccl_ib_gid_index"_fact, "env:NCCL_IB_GID_INDEX");
   return node;
 }

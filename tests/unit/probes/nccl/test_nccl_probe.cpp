@@ -208,11 +208,58 @@ TEST_CASE("nccl probe: NCCL_SOCKET_IFNAME, NCCL_IB_HCA and NCCL_TOPO_FILE agains
   CHECK(list(facts, "nccl.socket_ifname.unmatched"_fact) ==
         std::vector<std::string>{"eth1: down (eth1 down)", "eth2: no such interface"});
   CHECK(list(facts, "nccl.ib_hca.unmatched"_fact) == std::vector<std::string>{"mlx5_0: no such device"});
+  CHECK(state(facts, "nccl.ib_hca.down_ports"_fact) == FactState::unknown);  // the RDMA layer did not run
   CHECK(facts.get_string("nccl.topo_file.problem"_fact) == "/etc/nccl/topo.xml: no such file");
   CHECK(list(facts, "nccl.transports_disabled"_fact).size() == 1);
   // eth0 and eth1 both reach 10.0.0.0/24: NCCL_SOCKET_IFNAME keeps only eth1, but the kernel routes
   // by the table (NVIDIA/nccl#1581).
   CHECK(list(facts, "nccl.routes.duplicates"_fact) == std::vector<std::string>{"10.0.0.0/255.255.255.0 via eth0, eth1"});
+}
+
+TEST_CASE("nccl probe: NCCL_IB_HCA against the ports that are down", "[nccl][probe]") {
+  auto down_picked = [](std::string ib_hca) {
+    TempTree tree;
+    install_wheel(tree, "2.27.3", wheel_metadata("nvidia-nccl-cu12", "2.27.3"));
+    FactSet facts;
+    python_facts(facts, {"nvidia-nccl-cu12 2.27.3 (" + std::string(k_site) + ")"}, true);
+    facts.set("env.nccl_ib_hca"_fact, ib_hca, "test");
+    facts.set("limits.rdma.devices"_fact, std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_3"}, "test");
+    facts.set("rdma.down_port_ids"_fact, std::vector<std::string>{"mlx5_1:2", "mlx5_3:1"}, "test");
+    return run(tree, std::move(facts));
+  };
+  CHECK(list(down_picked("=mlx5_0,mlx5_3"), "nccl.ib_hca.down_ports"_fact) == std::vector<std::string>{"mlx5_3:1"});
+  CHECK(list(down_picked("mlx5"), "nccl.ib_hca.down_ports"_fact) == std::vector<std::string>{"mlx5_1:2", "mlx5_3:1"});
+  CHECK(list(down_picked("mlx5_1:1,mlx5_0"), "nccl.ib_hca.down_ports"_fact).empty());  // port 2 of mlx5_1 is not named
+  CHECK(state(down_picked("^mlx5_0"), "nccl.ib_hca.down_ports"_fact) == FactState::absent);
+}
+
+TEST_CASE("nccl probe: RDMA rails sharing a subnet (multi-rail RoCE) are not NCCL's duplicate routes", "[nccl][probe]") {
+  // Two ConnectX RoCE rails in 10.1.0.0/16 (routed per rail by source address with ip rule, which
+  // /proc/net/route cannot show: it is the main table), and the front-end eno1 in 192.168.1.0/24.
+  auto run_routes = [](std::optional<std::string> socket_ifname, bool plain_nic_in_rail_subnet) {
+    TempTree tree;
+    install_wheel(tree, "2.27.3", wheel_metadata("nvidia-nccl-cu12", "2.27.3"));
+    for (std::string rail : {"ens1np0", "ens2np0"}) {
+      tree.file("/sys/class/net/" + rail + "/operstate", "up\n");
+      tree.file("/sys/class/net/" + rail + "/device/infiniband/mlx5_" + rail.substr(3, 1) + "/node_type", "1: CA\n");
+    }
+    tree.file("/sys/class/net/eno1/operstate", "up\n");
+    std::string routes = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+                         "ens1np0\t0000010A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n"
+                         "ens2np0\t0000010A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n"
+                         "eno1\t0001A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n";
+    if (plain_nic_in_rail_subnet) routes += "eno1\t0000010A\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n";
+    tree.file("/proc/net/route", routes);
+    FactSet facts;
+    python_facts(facts, {"nvidia-nccl-cu12 2.27.3 (" + std::string(k_site) + ")"}, true);
+    if (socket_ifname) facts.set("env.nccl_socket_ifname"_fact, *socket_ifname, "test");
+    return list(run(tree, std::move(facts)), "nccl.routes.duplicates"_fact);
+  };
+  CHECK(run_routes(std::nullopt, false).empty());
+  // A plain NIC in the rails' subnet: the kernel may send NCCL's sockets out of it.
+  CHECK(run_routes(std::nullopt, true) == std::vector<std::string>{"10.1.0.0/255.255.0.0 via eno1, ens1np0, ens2np0"});
+  // NCCL_SOCKET_IFNAME picks the rails on purpose: their shared subnet counts again.
+  CHECK(run_routes(std::string("=ens1np0"), false) == std::vector<std::string>{"10.1.0.0/255.255.0.0 via ens1np0, ens2np0"});
 }
 
 TEST_CASE("nccl probe: a route file larger than gpudoctor reads is unknown, named", "[nccl][probe][hostile]") {

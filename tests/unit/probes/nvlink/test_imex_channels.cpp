@@ -42,11 +42,16 @@ FileStat folder_stat() {
   return st;
 }
 
-FactSet run(Capture capture) {
+FactSet run(Capture capture, FactSet facts = {}) {
   gd::ReplayHost host(std::move(capture));
-  FactSet facts;
   gd::probe_imex_channels(host, gd::ProbeOptions{}, facts);
   return facts;
+}
+
+/// /proc/driver/nvidia/params as nv-procfs.c prints it (580: ImexChannelCount, CreateImexChannel0).
+std::string params(int create_channel0) {
+  return "ResmanDebugLevel: 4294967295\nRmLogonRC: 1\nModifyDeviceFiles: 1\nImexChannelCount: 2048\nCreateImexChannel0: " +
+         std::to_string(create_channel0) + "\nRegistryDwords: \"\"\n";
 }
 
 FactState state_of(const FactSet& facts, gd::FactName name) {
@@ -125,6 +130,49 @@ TEST_CASE("imex channels: a folder that cannot be read is unknown, not empty", "
   FactSet facts = run(c);
   CHECK(state_of(facts, "nvlink.imex.channels"_fact) == FactState::unknown);
   CHECK(state_of(facts, "nvlink.imex.channel_count"_fact) == FactState::unknown);
+}
+
+TEST_CASE("imex channels: NVreg_CreateImexChannel0 from /proc/driver/nvidia/params", "[probes][nvlink][imex]") {
+  Capture on;
+  on.paths["/proc/driver/nvidia/params"].read = params(1);
+  CHECK(run(on).get_bool("nvlink.imex.create_channel0"_fact) == true);
+  Capture off;
+  off.paths["/proc/driver/nvidia/params"].read = params(0);
+  CHECK(run(off).get_bool("nvlink.imex.create_channel0"_fact) == false);
+  // A driver before the parameter, and no driver at all.
+  Capture old;
+  old.paths["/proc/driver/nvidia/params"].read = std::string("ResmanDebugLevel: 4294967295\nModifyDeviceFiles: 1\n");
+  CHECK(state_of(run(old), "nvlink.imex.create_channel0"_fact) == FactState::absent);
+  CHECK(state_of(run(Capture{}), "nvlink.imex.create_channel0"_fact) == FactState::absent);
+  Capture denied;
+  denied.paths["/proc/driver/nvidia/params"].read = std::unexpected(gd::IoError{EACCES});
+  CHECK(state_of(run(denied), "nvlink.imex.create_channel0"_fact) == FactState::unknown);
+}
+
+TEST_CASE("imex channels: an nvidia-imex of a Kubernetes pod (DRA ComputeDomain)", "[probes][nvlink][imex]") {
+  // /proc/PID/cgroup of a containerd pod under systemd's cgroup v2, and of nvidia-imex.service.
+  const std::string pod = "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod3f1c2b7e.slice/cri-containerd-8c1d2e.scope\n";
+  const std::string service = "0::/system.slice/nvidia-imex.service\n";
+  CHECK(gd::cgroup_in_kubernetes_pod(pod));
+  CHECK(gd::cgroup_in_kubernetes_pod("11:pids:/kubepods/besteffort/pod3f1c2b7e/8c1d2e\n"));  // cgroup v1
+  CHECK_FALSE(gd::cgroup_in_kubernetes_pod(service));
+
+  auto node = [](const std::string& cgroup) {
+    Capture c;
+    c.paths["/proc"].list = std::vector<std::string>{"1", "1312", "self", "version"};
+    c.paths["/proc/1/comm"].read = std::string("systemd\n");
+    c.paths["/proc/1312/comm"].read = std::string("nvidia-imex\n");
+    c.paths["/proc/1312/cgroup"].read = cgroup;
+    return c;
+  };
+  FactSet running;
+  running.set("service.imex.running"_fact, true);
+  CHECK(run(node(pod), running).get_bool("nvlink.imex.daemon_in_pod"_fact) == true);
+  CHECK(run(node(service), running).get_bool("nvlink.imex.daemon_in_pod"_fact) == false);
+  // Not read where the daemon is not seen running.
+  FactSet stopped;
+  stopped.set("service.imex.running"_fact, false);
+  CHECK(state_of(run(node(pod), stopped), "nvlink.imex.daemon_in_pod"_fact) == FactState::absent);
 }
 
 }  // namespace GD_UNITY_ID

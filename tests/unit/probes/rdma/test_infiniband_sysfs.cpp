@@ -86,19 +86,6 @@ TEST_CASE("infiniband sysfs: GID table entries and their types", "[probes][rdma]
   CHECK_FALSE(gd::gid_is_zero("0000-0000:0000:0000:0000:0000:0000:0000\n"));
 }
 
-TEST_CASE("infiniband sysfs: a device's PCI path from its sysfs link", "[probes][rdma]") {
-  auto nic = gd::parse_pci_path("../../devices/pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:01.0/0000:1b:00.0/infiniband/mlx5_0");
-  REQUIRE(nic);
-  CHECK(nic->root == "pci0000:17");
-  CHECK(nic->chain == std::vector<std::string>{"0000:17:01.0", "0000:18:00.0", "0000:19:01.0", "0000:1b:00.0"});
-  auto gpu = gd::parse_pci_path("../../../devices/pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:00.0/0000:1a:00.0");
-  REQUIRE(gpu);
-  CHECK(gpu->chain.back() == "0000:1a:00.0");
-  CHECK_FALSE(gd::parse_pci_path("../../devices/virtual/infiniband/rxe0"));  // soft RoCE: no PCI function
-  CHECK_FALSE(gd::parse_pci_path("../../../0000:1a:00.0"));                  // the device link alone: no root
-  CHECK_FALSE(gd::parse_pci_path(""));
-}
-
 TEST_CASE("infiniband sysfs: how close a GPU and a NIC are", "[probes][rdma]") {
   PciPath gpu{"pci0000:17", {"0000:17:01.0", "0000:18:00.0", "0000:19:00.0", "0000:1a:00.0"}};
   PciPath nic_same_switch{"pci0000:17", {"0000:17:01.0", "0000:18:00.0", "0000:19:01.0", "0000:1b:00.0"}};

@@ -72,6 +72,18 @@ TEST_CASE("rdma line: RoCE through dma-buf, at two rates", "[report][areas][rdma
   CHECK(line.summary == "8 HCAs active (RoCE 200 Gb/sec, 100 Gb/sec), GPUDirect via dma-buf");
 }
 
+TEST_CASE("rdma line: AWS Elastic Fabric Adapters", "[report][areas][rdma]") {
+  FactSet facts = healthy_node();
+  facts.set("rdma.hca_count"_fact, std::int64_t{32});
+  facts.set("rdma.active_port_count"_fact, std::int64_t{32});
+  facts.set("rdma.efa_device_count"_fact, std::int64_t{32});
+  facts.set("rdma.active_link_layers"_fact, Lines{"Unknown"});
+  facts.set("rdma.active_rates"_fact, Lines{"100 Gb/sec (4X EDR)"});
+  facts.set("rdma.gpudirect.provider"_fact, std::string("efa_nv_peermem"));
+  gd::AreaLine line = gd::areas::rdma_overview_line(rdma_layer(), facts, {});
+  CHECK(line.summary == "32 HCAs active (EFA 100 Gb/sec), GPUDirect via efa_nv_peermem");
+}
+
 TEST_CASE("rdma line: a container not given the verbs devices", "[report][areas][rdma]") {
   FactSet facts = healthy_node();
   facts.set("container.in_container"_fact, true);

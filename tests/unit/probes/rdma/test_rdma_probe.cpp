@@ -72,6 +72,8 @@ TEST_CASE("rdma probe: a healthy 8-GPU InfiniBand node with nvidia_peermem", "[p
   CHECK(facts.get_int("rdma.hca_count"_fact) == 8);
   CHECK(facts.get_int("rdma.port_count"_fact) == 8);
   CHECK(facts.get_int("rdma.active_port_count"_fact) == 8);
+  CHECK(facts.get_int("rdma.ib_roce_active_port_count"_fact) == 8);
+  CHECK(facts.get_int("rdma.efa_device_count"_fact) == 0);
   CHECK(facts.get_int("rdma.down_port_count"_fact) == 0);
   auto hcas = list(facts, "rdma.hcas"_fact);
   REQUIRE(hcas.size() == 8);
@@ -191,6 +193,48 @@ TEST_CASE("rdma probe: the GPUDirect provider", "[probes][rdma]") {
   SECTION("nvidia_peermem wins over the dma-buf path") {
     FactSet facts = run(gd::test_rdma::hgx_infiniband_node());
     CHECK(facts.get_string("rdma.gpudirect.provider"_fact) == "nvidia_peermem");
+  }
+}
+
+TEST_CASE("rdma probe: an AWS node with Elastic Fabric Adapters", "[probes][rdma]") {
+  SECTION("EFA ports are active RDMA ports, but not NCCL's InfiniBand/RoCE ones") {
+    FactSet facts = run(gd::test_rdma::aws_efa_node());
+    CHECK(facts.get_int("rdma.hca_count"_fact) == 32);
+    CHECK(facts.get_int("rdma.active_port_count"_fact) == 32);
+    CHECK(facts.get_int("rdma.ib_roce_active_port_count"_fact) == 0);
+    CHECK(facts.get_int("rdma.efa_device_count"_fact) == 32);
+    CHECK(list(facts, "rdma.active_link_layers"_fact) == std::vector<std::string>{"Unknown"});
+    CHECK(list(facts, "rdma.hca_drivers"_fact) == std::vector<std::string>{"efa"});
+    // The empty fw_ver of a driver without a firmware string is no unreadable file.
+    CHECK(list(facts, "rdma.unreadable"_fact).empty());
+    // No ", fw ...": the empty fw_ver is no version.
+    CHECK(any_contains(list(facts, "rdma.hcas"_fact), "rdmap72s0 port 1: ACTIVE LinkUp Unknown 100 Gb/sec (4X EDR)"));
+    CHECK_FALSE(any_contains(list(facts, "rdma.hcas"_fact), "fw"));
+    CHECK(list(facts, "rdma.gpu_nic_affinity"_fact)[0] == "GPU 0000:47:00.0 <-> rdmap72s0, rdmap73s0, rdmap74s0, rdmap75s0 (same PCIe switch)");
+    // The proprietary module exports no dma-buf: no provider.
+    CHECK(facts.get_bool("rdma.gpudirect.efa_nv_peermem"_fact) == false);
+    CHECK(state(facts, "rdma.gpudirect.provider"_fact) == FactState::absent);
+  }
+  SECTION("AWS's efa_nv_peermem module") {
+    Node node = gd::test_rdma::aws_efa_node();
+    node.capture.paths["/sys/module/efa_nv_peermem"].list = std::vector<std::string>{"version", "parameters"};
+    FactSet facts = run(std::move(node));
+    CHECK(facts.get_bool("rdma.gpudirect.efa_nv_peermem"_fact) == true);
+    CHECK(facts.get_string("rdma.gpudirect.provider"_fact) == "efa_nv_peermem");
+  }
+  SECTION("the open module on 6.1: EFA imports dma-bufs (since 5.16)") {
+    Node node = gd::test_rdma::aws_efa_node();
+    node.facts.set("kmod.nvidia.flavor"_fact, std::string("open"));
+    FactSet facts = run(std::move(node));
+    CHECK(facts.get_bool("rdma.gpudirect.dmabuf_possible"_fact) == true);
+    CHECK(facts.get_string("rdma.gpudirect.provider"_fact) == "dma-buf");
+  }
+  SECTION("the open module on 5.15: EFA did not import dma-bufs yet") {
+    Node node = gd::test_rdma::aws_efa_node();
+    node.facts.set("kmod.nvidia.flavor"_fact, std::string("open"));
+    node.facts.set("host.kernel_release"_fact, std::string("5.15.0-1072-aws"));
+    FactSet facts = run(std::move(node));
+    CHECK(facts.get_bool("rdma.gpudirect.dmabuf_possible"_fact) == false);
   }
 }
 

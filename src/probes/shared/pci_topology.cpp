@@ -1,4 +1,4 @@
-#include "probes/iommu/pci_topology.hpp"
+#include "probes/shared/pci_topology.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,17 +27,40 @@ bool is_pci_bus_id(std::string_view text) {
          all_hex(rest.substr(3, 2)) && rest[5] == '.' && rest[6] >= '0' && rest[6] <= '7';
 }
 
-std::optional<std::vector<std::string>> pci_path_from_link(std::string_view link_target) {
-  std::vector<std::string_view> parts = split_nonempty(link_target, '/');
+bool is_host_bridge(std::string_view text) {
+  // pci_create_root_bus(): "pci%04x:%02x" (domain, bus).
+  if (!text.starts_with("pci")) return false;
+  text.remove_prefix(3);
+  std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon < 4 || colon > 8) return false;
+  std::string_view bus = text.substr(colon + 1);
+  return bus.size() == 2 && all_hex(text.substr(0, colon)) && all_hex(bus);
+}
+
+std::optional<PciPath> parse_pci_path(std::string_view sysfs_path) {
+  std::vector<std::string_view> parts = split_nonempty(sysfs_path, '/');
   auto devices = std::find(parts.begin(), parts.end(), std::string_view("devices"));
   if (devices == parts.end()) return std::nullopt;
-  std::vector<std::string> path;
+  PciPath path;
   for (auto it = devices + 1; it != parts.end(); ++it) {
-    // Host bridges ("pci0000:00", a VMD's "pci10000:e0") and platform folders are not functions.
-    if (is_pci_bus_id(*it)) path.emplace_back(*it);
+    if (path.root.empty()) {
+      // Platform folders may stand above the host bridge (an ARM SoC's PCIe controller).
+      if (is_host_bridge(*it)) path.root = std::string(*it);
+    } else if (is_pci_bus_id(*it)) {
+      path.chain.emplace_back(*it);
+    } else if (!is_host_bridge(*it) || path.chain.empty()) {
+      break;  // "infiniband", "mlx5_0", "driver": past the function
+    }
   }
-  if (path.empty() || !is_pci_bus_id(parts.back())) return std::nullopt;
+  if (path.root.empty() || path.chain.empty()) return std::nullopt;
   return path;
+}
+
+std::optional<std::vector<std::string>> pci_path_from_link(std::string_view link_target) {
+  auto path = parse_pci_path(link_target);
+  std::vector<std::string_view> parts = split_nonempty(link_target, '/');
+  if (!path || parts.empty() || path->chain.back() != parts.back()) return std::nullopt;
+  return std::move(path->chain);
 }
 
 BridgesBetween bridges_between(const std::vector<std::string>& path_a, const std::vector<std::string>& path_b) {

@@ -1,6 +1,12 @@
-#include "probes/iommu/pci_topology.hpp"
+// The PCI tree read from sysfs links (probes/shared/pci_topology), as the IOMMU layer (bridges
+// between two devices) and the RDMA layer (a GPU's nearest NIC) use it.
+
+#include "probes/shared/pci_topology.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
 
 namespace GD_UNITY_ID {  // this file's own (unity build: tests/CMakeLists.txt)
 
@@ -20,6 +26,29 @@ TEST_CASE("PCI path: from the /sys/bus/pci/devices link to the bridges above", "
   CHECK_FALSE(gd::pci_path_from_link("../../../devices/pci0000:00/0000:00:01.0/driver").has_value());
 }
 
+TEST_CASE("PCI path: a device's host bridge and functions from its sysfs link", "[probes][shared][rdma][iommu]") {
+  auto nic = gd::parse_pci_path("../../devices/pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:01.0/0000:1b:00.0/infiniband/mlx5_0");
+  REQUIRE(nic);
+  CHECK(nic->root == "pci0000:17");
+  CHECK(nic->chain == std::vector<std::string>{"0000:17:01.0", "0000:18:00.0", "0000:19:01.0", "0000:1b:00.0"});
+  auto gpu = gd::parse_pci_path("../../../devices/pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:00.0/0000:1a:00.0");
+  REQUIRE(gpu);
+  CHECK(gpu->chain.back() == "0000:1a:00.0");
+  CHECK_FALSE(gd::parse_pci_path("../../devices/virtual/infiniband/rxe0"));  // soft RoCE: no PCI function
+  CHECK_FALSE(gd::parse_pci_path("../../../0000:1a:00.0"));                  // the device link alone: no root
+  CHECK_FALSE(gd::parse_pci_path(""));
+  // Intel VMD: the inner host bridge is passed over, its functions stay below the VMD function.
+  auto vmd = gd::parse_pci_path("../../devices/pci0000:00/0000:00:0e.0/pci10000:e0/10000:e0:06.0/10000:e1:00.0/infiniband/mlx5_0");
+  REQUIRE(vmd);
+  CHECK(vmd->root == "pci0000:00");
+  CHECK(vmd->chain == std::vector<std::string>{"0000:00:0e.0", "10000:e0:06.0", "10000:e1:00.0"});
+  // An ARM SoC: the host bridge below a platform device.
+  auto soc = gd::parse_pci_path("/sys/devices/platform/soc/3a00000.pcie/pci0008:00/0008:00:00.0/0008:01:00.0");
+  REQUIRE(soc);
+  CHECK(soc->root == "pci0008:00");
+  CHECK(soc->chain == std::vector<std::string>{"0008:00:00.0", "0008:01:00.0"});
+}
+
 TEST_CASE("PCI path: bus ids", "[probes][iommu]") {
   CHECK(gd::is_pci_bus_id("0000:18:00.0"));
   CHECK(gd::is_pci_bus_id("10000:e1:00.7"));
@@ -27,6 +56,14 @@ TEST_CASE("PCI path: bus ids", "[probes][iommu]") {
   CHECK_FALSE(gd::is_pci_bus_id("0000:18:00.8"));
   CHECK_FALSE(gd::is_pci_bus_id("pci0000:00"));
   CHECK_FALSE(gd::is_pci_bus_id("0000:18:00.0x"));
+}
+
+TEST_CASE("PCI path: host bridges", "[probes][shared]") {
+  CHECK(gd::is_host_bridge("pci0000:00"));
+  CHECK(gd::is_host_bridge("pci10000:e0"));
+  CHECK_FALSE(gd::is_host_bridge("pci0000:0"));
+  CHECK_FALSE(gd::is_host_bridge("pci_bus"));
+  CHECK_FALSE(gd::is_host_bridge("0000:00:01.0"));
 }
 
 TEST_CASE("PCI path: the bridges between two GPUs", "[probes][iommu]") {
