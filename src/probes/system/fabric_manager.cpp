@@ -112,6 +112,18 @@ void set_unknown_all(FactSet& facts, const std::string& reason, const std::strin
 
 void probe_start(Host& host, FactSet& facts, const std::optional<std::string>& fm_pid, const std::vector<std::string>& pids) {
   const Fact* running = facts.find("service.fabricmanager.running"_fact);
+  // services.cpp's reason when /proc could be listed and held no process (a /proc it could not
+  // list stays unknown).
+  if (pids.empty() && running && running->state == FactState::unknown && running->reason == "/proc lists no processes") {
+    // A folder or capture without processes (--root of an image, a capture without /proc): no
+    // running system whose fabric manager could have restarted under anything.
+    for (FactName fact : {"service.fabricmanager.started_s"_fact, "service.fabricmanager.started"_fact,
+                          "service.fabricmanager.older_cuda_processes"_fact,
+                          "service.fabricmanager.restarted_under_cuda_processes"_fact}) {
+      facts.set_absent(fact, "/proc", "no processes here: nothing runs to compare");
+    }
+    return;
+  }
   if (!running || running->state != FactState::present) {
     set_unknown_all(facts, running ? "service.fabricmanager.running: " + running->reason : "the process scan did not run",
                     "/proc/*/comm");

@@ -165,6 +165,13 @@ TEST_CASE("fabric manager: not running, inside a container, no log", "[probes][s
   CHECK(gd::test::state_of(facts, "service.fabricmanager.restarted_under_cuda_processes"_fact) == FactState::unknown);
   CHECK_THAT(facts.find("service.fabricmanager.restarted_under_cuda_processes"_fact)->reason, Catch::Contains("container"));
 
+  // A folder without processes (--root of an image): nothing runs, nothing to compare.
+  TempTree image;
+  image.dir("/proc/driver");
+  facts = run(image);
+  CHECK(gd::test::state_of(facts, "service.fabricmanager.running"_fact) == FactState::unknown);
+  CHECK(gd::test::state_of(facts, "service.fabricmanager.restarted_under_cuda_processes"_fact) == FactState::absent);
+
   // A log without a start line (another LOG_LEVEL, or cut): the version is unknown, named.
   tree.file("/var/log/fabricmanager.log", "[Dec 06 2026 08:36:24] [INFO] [tid 1201] Connected to 1 node.\n");
   facts = run(tree);
