@@ -35,7 +35,7 @@ NcclConfFile read_one(Host& host, std::string path) {
   file.path = std::move(path);
   auto text = host.read_file(file.path, k_max_conf_bytes);
   if (!text) {
-    // fopen fails the same way for NCCL run as this user: a missing or unreadable file adds nothing.
+    // NCCL, run as this user, cannot open it either: a missing or unreadable file adds nothing.
     file.state = text.error().code == ENOENT ? NcclConfFile::State::missing : NcclConfFile::State::unreadable;
     if (file.state == NcclConfFile::State::unreadable) file.problem = unreadable_reason(text.error(), host);
     return file;
