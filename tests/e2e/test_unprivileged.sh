@@ -38,8 +38,8 @@ checks=$((checks + 1))
 [ "$(wc -l <"$TMP/user.facts")" -ge 100 ] || fail "as uid 65534: only $(wc -l <"$TMP/user.facts") facts in -v"
 
 # Facts about the user, not the host: they may rightly differ (the limits layer's capability and
-# locked-memory limit are the running process's own).
-user_dependent='^(host\.uid|dev\.(eacces_nodes|eperm_nodes|gpu_nodes_denied|[a-z_]+\.open)|limits\.(cap_ipc_lock|memlock\.)|py\.|torch\.|wheels\.|ml\.|ext\.)'
+# locked-memory limit are the running process's own; NCCL reads the user's ~/.nccl.conf).
+user_dependent='^(host\.uid|dev\.(eacces_nodes|eperm_nodes|gpu_nodes_denied|[a-z_]+\.open)|limits\.(cap_ipc_lock|memlock\.)|py\.|torch\.|wheels\.|ml\.|ext\.|env\.nccl_conf\.)'
 while IFS= read -r line; do
   name=${line%% = *}
   value=${line#* = }

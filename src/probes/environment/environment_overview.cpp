@@ -18,6 +18,11 @@ AreaLine environment_overview_line(const Layer& layer, const FactSet& facts, con
     }
   }
   line.summary = parts.empty() ? "no CUDA-related variables set" : fmt::format("{}", fmt::join(parts, ", "));
+  // NCCL's configuration files set variables for every job that does not set them itself.
+  if (const Fact* settings = facts.find("env.nccl_conf.settings"_fact); settings && settings->state == FactState::present) {
+    const auto& lines = std::get<std::vector<std::string>>(settings->value);
+    if (!lines.empty()) line.summary += fmt::format("; NCCL's configuration files: {}", fmt::join(lines, ", "));
+  }
   line.status = status_for(findings, layer, AreaStatus::ok);
   return line;
 }

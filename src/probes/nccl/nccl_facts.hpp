@@ -38,6 +38,11 @@ inline constexpr FactSpec k_nccl_facts[] = {
     FactSpec{"nccl.socket_ifname.matched", T::list, "the interfaces NCCL_SOCKET_IFNAME selects, with their state ('eth0 up')"},
     FactSpec{"nccl.socket_ifname.usable_count", T::integer,
              "how many interfaces NCCL_SOCKET_IFNAME selects that are up: NCCL needs one (absent when it is unset)"},
+    FactSpec{"nccl.socket_ifname.set_in", T::string,
+             "where NCCL takes NCCL_SOCKET_IFNAME from: 'the environment', or the configuration file that sets it "
+             "('/etc/nccl.conf', probes/environment/nccl_conf); absent when it is unset"},
+    FactSpec{"nccl.ib_hca.set_in", T::string, "where NCCL takes NCCL_IB_HCA from, the same way"},
+    FactSpec{"nccl.topo_file.set_in", T::string, "where NCCL takes NCCL_TOPO_FILE from, the same way"},
     FactSpec{"nccl.ib_hca.unmatched", T::list,
              "NCCL_IB_HCA entries (prefix, '=' exact, ':port' ignored) that match no device in /sys/class/infiniband; "
              "absent when NCCL_IB_HCA is unset or excludes ('^')"},
@@ -47,7 +52,7 @@ inline constexpr FactSpec k_nccl_facts[] = {
              "or excludes ('^')"},
     FactSpec{"nccl.transports_disabled", T::list,
              "NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_IB_DISABLE set to 1, NCCL_NVLS_ENABLE=0 and NCCL_P2P_LEVEL, "
-             "each with what it costs: 'NCCL_P2P_DISABLE=1 (GPUs of this node exchange data through host memory "
+             "each with what it costs (and ' [set in /etc/nccl.conf]' when a configuration file sets it): 'NCCL_P2P_DISABLE=1 (GPUs of this node exchange data through host memory "
              "instead of NVLink or PCIe peer-to-peer)'; empty when none"},
     FactSpec{"nccl.topo_file.problem", T::string,
              "why the NCCL_TOPO_FILE file cannot be read ('/etc/nccl/topo.xml: no such file'); absent when the "

@@ -58,7 +58,18 @@ std::string copies_text(const FactSet& facts) {
   return text;
 }
 
+std::string socket_ifname_text_only(const FactSet& facts);
+
+/// The variable as socket_ifname_text_only says it, and where it is set when a configuration
+/// file sets it ("NCCL_SOCKET_IFNAME=eth0 up [/etc/nccl.conf]").
 std::string socket_ifname_text(const FactSet& facts) {
+  std::string text = socket_ifname_text_only(facts);
+  auto origin = facts.get_string("nccl.socket_ifname.set_in"_fact);
+  if (!text.empty() && origin && *origin != "the environment") text += " [" + *origin + "]";
+  return text;
+}
+
+std::string socket_ifname_text_only(const FactSet& facts) {
   auto value = facts.get_string("env.nccl_socket_ifname"_fact);
   if (!value) return "";
   std::vector<std::string> unmatched = list_of(facts, "nccl.socket_ifname.unmatched"_fact);

@@ -25,6 +25,25 @@ constexpr std::int64_t k_max_gpus = 1024;
 
 std::optional<std::string> env_of(const FactSet& facts, FactName name) { return facts.get_string(name); }
 
+/// Where NCCL takes a variable's value from: "the environment", or the configuration file the
+/// environment layer found it in (its fact's source, probes/environment/nccl_conf); nullopt when unset.
+std::optional<std::string> set_in(const FactSet& facts, FactName name) {
+  const Fact* fact = facts.find(name);
+  if (!fact || fact->state != FactState::present) return std::nullopt;
+  // The files are absolute paths (a relative NCCL_CONF_FILE is not read); anything else is the environment's.
+  if (fact->source.starts_with('/')) return fact->source;
+  return std::string("the environment");
+}
+
+/// nccl.<what>.set_in for a variable: present where it is set, absent where not.
+void set_origin_fact(const FactSet& env_facts, FactName variable, FactName fact, std::string_view name, FactSet& facts) {
+  if (auto origin = set_in(env_facts, variable)) {
+    facts.set(fact, *origin, env_facts.find(variable)->source);
+  } else {
+    facts.set_absent(fact, "env:" + std::string(name), std::string(name) + " is not set");
+  }
+}
+
 /// What an input fact's state says when it is not present: its reason, or that it was not made.
 std::string missing_reason(const FactSet& facts, FactName name, std::string_view label) {
   const Fact* fact = facts.find(name);
@@ -217,7 +236,24 @@ void set_transport_facts(FactSet& facts) {
   switches.ib_disable = env_of(facts, "env.nccl_ib_disable"_fact);
   switches.nvls_enable = env_of(facts, "env.nccl_nvls_enable"_fact);
   switches.p2p_level = env_of(facts, "env.nccl_p2p_level"_fact);
-  facts.set("nccl.transports_disabled"_fact, disabled_transports(switches), "env:NCCL_*");
+  std::vector<std::string> disabled = disabled_transports(switches);
+  std::string source = "env:NCCL_*";
+  // A switch set in a configuration file says so: it holds for every job on the node.
+  for (auto [variable, fact] : {std::pair{"NCCL_P2P_DISABLE", "env.nccl_p2p_disable"_fact},
+                                std::pair{"NCCL_SHM_DISABLE", "env.nccl_shm_disable"_fact},
+                                std::pair{"NCCL_IB_DISABLE", "env.nccl_ib_disable"_fact},
+                                std::pair{"NCCL_NVLS_ENABLE", "env.nccl_nvls_enable"_fact},
+                                std::pair{"NCCL_P2P_LEVEL", "env.nccl_p2p_level"_fact}}) {
+    auto origin = set_in(facts, fact);
+    if (!origin || *origin == "the environment") continue;
+    for (std::string& entry : disabled) {
+      if (entry.starts_with(std::string(variable) + "=")) {
+        entry += " [set in " + *origin + "]";
+        if (source.find(*origin) == std::string::npos) source += ", " + *origin;
+      }
+    }
+  }
+  facts.set("nccl.transports_disabled"_fact, disabled, source);
 }
 
 void set_topo_file_fact(Host& host, FactSet& facts) {
@@ -306,6 +342,9 @@ void probe_nccl(Host& host, const ProbeOptions&, FactSet& facts) {
     facts.set_absent("nccl.routes.duplicates"_fact, std::string(k_routes), "no NCCL here: not read");
   }
   set_socket_ifname_facts(interfaces, socket_ifname, facts);
+  set_origin_fact(facts, "env.nccl_socket_ifname"_fact, "nccl.socket_ifname.set_in"_fact, "NCCL_SOCKET_IFNAME", facts);
+  set_origin_fact(facts, "env.nccl_ib_hca"_fact, "nccl.ib_hca.set_in"_fact, "NCCL_IB_HCA", facts);
+  set_origin_fact(facts, "env.nccl_topo_file"_fact, "nccl.topo_file.set_in"_fact, "NCCL_TOPO_FILE", facts);
   set_ib_hca_facts(facts);
   set_ib_hca_down_facts(facts);
   set_transport_facts(facts);

@@ -2,8 +2,11 @@
 
 #include <array>
 #include <cerrno>
+#include <optional>
+#include <vector>
 
 #include "core/fact_key.hpp"
+#include "probes/system/fabric_manager.hpp"
 #include "probes/system/libc_version.hpp"
 #include "probes/system/os_release.hpp"
 
@@ -25,9 +28,10 @@ struct Daemon {
   FactName fact;
   std::string_view comm;  // /proc/PID/comm: the program name cut to 15 characters
 };
+constexpr std::string_view k_fabric_manager_comm = "nv-fabricmanage";
 constexpr std::array<Daemon, 3> k_daemons = {{
     {"service.persistenced.running"_fact, "nvidia-persiste"},  // /usr/bin/nvidia-persistenced
-    {"service.fabricmanager.running"_fact, "nv-fabricmanage"},  // /usr/bin/nv-fabricmanager (nvidia-fabricmanager.service)
+    {"service.fabricmanager.running"_fact, k_fabric_manager_comm},  // /usr/bin/nv-fabricmanager (nvidia-fabricmanager.service)
     {"service.imex.running"_fact, "nvidia-imex"},  // /usr/bin/nvidia-imex (nvidia-imex.service, multi-node NVLink only)
 }};
 
@@ -101,12 +105,15 @@ void probe_daemons(Host& host, FactSet& facts) {
   auto entries = host.list_dir("/proc");
   std::array<bool, k_daemons.size()> running{};
   std::size_t processes = 0;
+  std::vector<std::string> pids;           // what the fabric manager's start is compared with
+  std::optional<std::string> fabric_pid;  // the running nv-fabricmanager
   if (entries) {
     for (const std::string& name : *entries) {
       if (!all_digits(name) || processes >= k_max_processes) {
         continue;
       }
       ++processes;
+      pids.push_back(name);
       auto comm = host.read_file("/proc/" + name + "/comm", k_comm_bytes);
       if (!comm) {
         continue;  // the process ended in between
@@ -118,6 +125,7 @@ void probe_daemons(Host& host, FactSet& facts) {
       for (std::size_t i = 0; i < k_daemons.size(); ++i) {
         running[i] = running[i] || text == k_daemons[i].comm;
       }
+      if (text == k_fabric_manager_comm && !fabric_pid) fabric_pid = name;
     }
   }
   // Inside a container the host's daemons live in another PID namespace: not seeing them
@@ -137,6 +145,8 @@ void probe_daemons(Host& host, FactSet& facts) {
       facts.set(fact, false, "/proc/*/comm");
     }
   }
+  // When it started against the jobs already on the GPUs, and the version it started as.
+  probe_fabric_manager(host, facts, fabric_pid, pids);
 }
 
 }  // namespace

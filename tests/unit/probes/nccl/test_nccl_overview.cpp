@@ -54,6 +54,18 @@ TEST_CASE("nccl line: the copy torch loads, and the interface NCCL_SOCKET_IFNAME
   CHECK(line.status == AreaStatus::error);
 }
 
+TEST_CASE("nccl line: NCCL_SOCKET_IFNAME from /etc/nccl.conf says where it is set", "[report][areas][nccl]") {
+  FactSet facts = one_wheel();
+  facts.set("env.nccl_socket_ifname"_fact, std::string("eth0"), "/etc/nccl.conf");
+  facts.set("nccl.socket_ifname.set_in"_fact, std::string("/etc/nccl.conf"), "/etc/nccl.conf");
+  facts.set("nccl.socket_ifname.unmatched"_fact, std::vector<std::string>{});
+  facts.set("nccl.socket_ifname.matched"_fact, std::vector<std::string>{"eth0 up"});
+  CHECK(gd::areas::nccl_overview_line(nccl_layer(), facts, {}).summary ==
+        "2.27.3 (nvidia-nccl-cu12 wheel), NCCL_SOCKET_IFNAME=eth0 up [/etc/nccl.conf]");
+  facts.set("nccl.socket_ifname.set_in"_fact, std::string("the environment"), "env:NCCL_SOCKET_IFNAME");
+  CHECK(gd::areas::nccl_overview_line(nccl_layer(), facts, {}).summary == "2.27.3 (nvidia-nccl-cu12 wheel), NCCL_SOCKET_IFNAME=eth0 up");
+}
+
 TEST_CASE("nccl line: not installed, and two copies", "[report][areas][nccl]") {
   FactSet none;
   none.set("nccl.libraries"_fact, std::vector<std::string>{});

@@ -262,6 +262,30 @@ TEST_CASE("nccl probe: RDMA rails sharing a subnet (multi-rail RoCE) are not NCC
   CHECK(run_routes(std::string("=ens1np0"), false) == std::vector<std::string>{"10.1.0.0/255.255.0.0 via ens1np0, ens2np0"});
 }
 
+TEST_CASE("nccl probe: variables NCCL takes from /etc/nccl.conf say so", "[nccl][probe]") {
+  TempTree tree;
+  install_wheel(tree, "2.27.3", wheel_metadata("nvidia-nccl-cu12", "2.27.3"));
+  tree.file("/sys/class/net/eno1/operstate", "up\n");
+  FactSet facts;
+  python_facts(facts, {"nvidia-nccl-cu12 2.27.3 (" + std::string(k_site) + ")"}, true);
+  // As the environment probe sets them (probes/environment/nccl_conf): the file is the source.
+  facts.set("env.nccl_socket_ifname"_fact, std::string("eth2"), "/etc/nccl.conf");
+  facts.set("env.nccl_p2p_disable"_fact, std::string("1"), "/etc/nccl.conf");
+  facts.set("env.nccl_ib_disable"_fact, std::string("1"), "env:NCCL_IB_DISABLE");
+  facts.set("env.nccl_topo_file"_fact, std::string("/etc/nccl/topo.xml"), "env:NCCL_TOPO_FILE");
+  facts = run(tree, std::move(facts));
+  CHECK(facts.get_string("nccl.socket_ifname.set_in"_fact) == "/etc/nccl.conf");
+  CHECK(facts.get_string("nccl.topo_file.set_in"_fact) == "the environment");
+  CHECK(state(facts, "nccl.ib_hca.set_in"_fact) == FactState::absent);
+  CHECK(facts.get_int("nccl.socket_ifname.usable_count"_fact) == 0);
+  auto disabled = list(facts, "nccl.transports_disabled"_fact);
+  REQUIRE(disabled.size() == 2);
+  CHECK(disabled[0].starts_with("NCCL_P2P_DISABLE=1 ("));
+  CHECK(disabled[0].ends_with(" [set in /etc/nccl.conf]"));
+  CHECK_FALSE(disabled[1].ends_with("]"));  // NCCL_IB_DISABLE, from the environment: as before
+  CHECK(facts.find("nccl.transports_disabled"_fact)->source == "env:NCCL_*, /etc/nccl.conf");
+}
+
 TEST_CASE("nccl probe: a route file larger than gpudoctor reads is unknown, named", "[nccl][probe][hostile]") {
   TempTree tree;
   install_wheel(tree, "2.27.3", wheel_metadata("nvidia-nccl-cu12", "2.27.3"));
