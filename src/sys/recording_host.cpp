@@ -1,6 +1,24 @@
 #include "sys/recording_host.hpp"
 
 namespace gd {
+namespace {
+
+/// /proc/PID/fd/N (PID digits or "self", N digits): a process's open file.
+bool is_open_file_link(std::string_view path) {
+  if (!path.starts_with("/proc/")) return false;
+  path.remove_prefix(6);
+  auto slash = path.find('/');
+  if (slash == std::string_view::npos || slash == 0) return false;
+  std::string_view pid = path.substr(0, slash);
+  if (pid != "self" && pid.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  path.remove_prefix(slash);
+  if (!path.starts_with("/fd/") || path.size() == 4) return false;
+  return path.substr(4).find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::string_view k_capture_other_open_file = "(an open file that is not an NVIDIA device node: not kept)";
 
 IoResult<std::string> RecordingHost::read_file(std::string_view path, std::size_t max_bytes) {
   auto result = m_inner.read_file(path, max_bytes);
@@ -40,7 +58,15 @@ IoResult<FileStat> RecordingHost::lstat(std::string_view path) {
 
 IoResult<std::string> RecordingHost::read_link(std::string_view path) {
   auto result = m_inner.read_link(path);
-  at(path).link = result;
+  // Other processes' open files (the fabric manager probe looks for /dev/nvidiaN and
+  // /dev/nvidia-uvm among them) are those users' business: a capture attached to a bug report
+  // keeps the target only where it is an NVIDIA device node. The probe reads the stand-in as
+  // "not a GPU", as it read the real target.
+  if (result && is_open_file_link(path) && !result->starts_with("/dev/nvidia")) {
+    at(path).link = IoResult<std::string>(std::string(k_capture_other_open_file));
+  } else {
+    at(path).link = result;
+  }
   return result;
 }
 

@@ -6,6 +6,9 @@
 
 namespace gd {
 
+/// What a capture keeps of a /proc/PID/fd/N link whose target is not an NVIDIA device node.
+extern std::string_view k_capture_other_open_file;
+
 class RecordingHost final : public Host {
  public:
   RecordingHost(Host& inner, Capture& capture) : m_inner(inner), m_capture(capture) {}

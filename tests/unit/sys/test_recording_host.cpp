@@ -197,6 +197,42 @@ TEST_CASE("recording host: replaying a recorded run gives the same answers", "[s
   }
 }
 
+TEST_CASE("recording host: other processes' open files are kept only where they are NVIDIA device nodes",
+          "[sys][recording_host][privacy]") {
+  gd::test::TempTree tree;
+  tree.link("/proc/4242/fd/3", "/home/alice/merger-plan.docx");
+  tree.link("/proc/4242/fd/4", "/dev/nvidia0");
+  tree.link("/proc/4242/fd/5", "/dev/nvidia-uvm");
+  tree.link("/proc/4242/fd/6", "socket:[98765]");
+  tree.link("/proc/self/fd/7", "/tmp/gpudoctor-report.json");
+  tree.link("/proc/4242/cwd", "/home/alice");  // not an open file: kept as it is
+  tree.link("/proc/4242/fdinfo/3", "/home/alice/not-a-real-link");
+  gd::RealHost real(tree.root(), {});
+  Capture capture;
+  RecordingHost recording(real, capture);
+  // The run itself sees every target as it is.
+  CHECK(*recording.read_link("/proc/4242/fd/3") == "/home/alice/merger-plan.docx");
+  CHECK(*recording.read_link("/proc/4242/fd/4") == "/dev/nvidia0");
+  CHECK(*recording.read_link("/proc/4242/fd/5") == "/dev/nvidia-uvm");
+  CHECK(*recording.read_link("/proc/4242/fd/6") == "socket:[98765]");
+  CHECK(*recording.read_link("/proc/self/fd/7") == "/tmp/gpudoctor-report.json");
+  CHECK(*recording.read_link("/proc/4242/cwd") == "/home/alice");
+  CHECK(*recording.read_link("/proc/4242/fdinfo/3") == "/home/alice/not-a-real-link");
+  CHECK_FALSE(recording.read_link("/proc/4242/fd/99").has_value());
+  // The capture keeps the device nodes, and a stand-in for the rest.
+  auto kept = [&](const char* path) { return **capture.paths.at(path).link; };
+  CHECK(kept("/proc/4242/fd/3") == gd::k_capture_other_open_file);
+  CHECK(kept("/proc/4242/fd/4") == "/dev/nvidia0");
+  CHECK(kept("/proc/4242/fd/5") == "/dev/nvidia-uvm");
+  CHECK(kept("/proc/4242/fd/6") == gd::k_capture_other_open_file);
+  CHECK(kept("/proc/self/fd/7") == gd::k_capture_other_open_file);
+  CHECK(kept("/proc/4242/cwd") == "/home/alice");
+  CHECK(kept("/proc/4242/fdinfo/3") == "/home/alice/not-a-real-link");
+  CHECK(capture.paths.at("/proc/4242/fd/99").link->error().code == ENOENT);
+  // Nothing of the file's name is left in the capture's JSON.
+  CHECK(gd::capture_to_json(capture).dump().find("merger-plan") == std::string::npos);
+}
+
 TEST_CASE("recording host: environment, identity, uname and helper runs replay the same", "[sys][recording_host]") {
   ReplayHost inner(host_with_helper_runs());
   Capture capture;
