@@ -55,6 +55,7 @@ std::optional<std::size_t> FleetFactSelection::add(std::string_view key, std::st
     if (why) *why = std::string(key) + " differs from node to node by nature (a name, id, timing or count): it is never compared";
     return std::nullopt;
   }
+  m_stars.push_back(parsed.pattern.find('*'));
   m_keys.push_back(std::move(parsed));
   return m_keys.size() - 1;
 }
@@ -67,12 +68,18 @@ std::optional<std::size_t> FleetFactSelection::find(std::string_view key) const 
 }
 
 bool FleetFactSelection::selects(std::string_view name) const {
-  // Called for every fact of every report: the literal part before a `*` rules most out at once.
-  return std::any_of(m_keys.begin(), m_keys.end(), [&](const FleetFactKey& k) {
-    std::size_t star = k.pattern.find('*');
-    if (star == std::string::npos) return k.pattern == name;
-    return name.starts_with(std::string_view(k.pattern).substr(0, star)) && fact_matches(k.pattern, name);
-  });
+  // Called for every fact of every report: the literal part before a `*` (found once, in add())
+  // rules most out at once.
+  for (std::size_t i = 0; i < m_keys.size(); ++i) {
+    const std::string& pattern = m_keys[i].pattern;
+    const std::size_t star = m_stars[i];
+    if (star == std::string::npos ? pattern == name
+                                  : name.starts_with(std::string_view(pattern).substr(0, star)) &&
+                                        fact_matches(pattern, name)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 std::optional<std::string> fact_value_text(const FleetFactKey& key, const DigestFact& fact) {

@@ -55,6 +55,7 @@ class FleetFactSelection {
 
  private:
   std::vector<FleetFactKey> m_keys;
+  std::vector<std::size_t> m_stars;  ///< per key: where its pattern's first `*` is (npos: none)
 };
 
 /// One fact's value as a line of text; nullopt when unknown. `key` filters a list's items.
