@@ -11,6 +11,7 @@
 #include <system_error>
 #include <thread>
 
+#include "fleet/byte_words.hpp"
 #include "fleet/report_digest.hpp"
 #include "fleet/report_splitter.hpp"
 #include "sys/input_files.hpp"
@@ -23,6 +24,7 @@ constexpr std::size_t k_chunk_bytes = 256u << 10;       // read size
 constexpr std::size_t k_whole_file_bytes = 4u << 20;    // a file up to this is one piece of work
 constexpr std::size_t k_window_bytes = 16u << 20;       // input text in flight, at most (beyond one piece)
 constexpr std::size_t k_window_units_per_job = 4;       // pieces of work in flight per worker
+constexpr std::size_t k_spare_bytes = 16u << 20;        // buffers kept for the next inputs, at most
 constexpr int k_max_problems_per_input = 20;            // then one line says how many more
 constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
 
@@ -52,11 +54,11 @@ struct FleetUnit {
   bool done = false;
 };
 
-FleetEvent report_event(std::int64_t line, std::string_view text, const FleetFactSelection& selection) {
+FleetEvent report_event(std::int64_t line, std::expected<ReportDigest, std::string> digest,
+                        const FleetFactSelection& selection) {
   FleetEvent event;
   event.kind = FleetEvent::Kind::report;
   event.line = line;
-  auto digest = digest_report(text, &selection);
   if (digest) {
     event.values = selection.node_values(digest->facts);
     event.digest = std::move(*digest);
@@ -74,15 +76,50 @@ FleetEvent problem_event(const StreamPiece& piece) {
   return event;
 }
 
+/// A whole input that the splitter would cut into one document, as most files are: after an
+/// optional byte order mark and whitespace, '{' or '[' up to the end, with no line inside that
+/// starts with '{' (the splitter cuts there). Whether that document is all of the input (nothing
+/// but whitespace after it) is the reader's to say: the caller falls back to the splitter when it
+/// says no. The document and the line it starts on, or nullopt.
+std::optional<std::pair<std::string_view, std::int64_t>> lone_document(std::string_view text) {
+  std::size_t at = text.starts_with("\xef\xbb\xbf") ? 3 : 0;
+  std::int64_t line = 1;
+  for (; at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'); ++at) {
+    if (text[at] == '\n') ++line;
+  }
+  if (at == text.size() || (text[at] != '{' && text[at] != '[')) return std::nullopt;
+  std::string_view document = text.substr(at);
+  if (document.size() > k_max_report_bytes) return std::nullopt;
+  if (byte_words::find_pair(document.data(), document.size(), '\n', '{') != document.size()) return std::nullopt;
+  return std::pair{document, line};
+}
+
 /// The work of a unit, on whichever thread: pure but for the unit.
 void do_work(FleetUnit& unit, const FleetFactSelection& selection) {
+  if (unit.work == FleetUnit::Work::whole_input && unit.read_error.empty()) {
+    // A file of one report is read once, by the reader, not by the splitter first.
+    if (auto lone = lone_document(unit.text)) {
+      bool valid_json = false;
+      auto digest = digest_report(lone->first, &selection, valid_json);
+      if (valid_json) {
+        unit.events.push_back(report_event(lone->second, std::move(digest), selection));
+        FleetEvent ends;
+        ends.kind = FleetEvent::Kind::input_ends;
+        unit.events.push_back(std::move(ends));
+        unit.work = FleetUnit::Work::none;
+      }
+    }
+  }
   if (unit.work == FleetUnit::Work::document) {
-    unit.events.push_back(report_event(unit.line, unit.text, selection));
+    unit.events.push_back(report_event(unit.line, digest_report(unit.text, &selection), selection));
   } else if (unit.work == FleetUnit::Work::whole_input) {
     ReportSplitter splitter(k_max_report_bytes);
     auto sink = [&](const StreamPiece& piece) {
-      unit.events.push_back(piece.kind == StreamPiece::Kind::problem ? problem_event(piece)
-                                                                     : report_event(piece.line, piece.text, selection));
+      if (piece.kind == StreamPiece::Kind::problem) {
+        unit.events.push_back(problem_event(piece));
+      } else {
+        unit.events.push_back(report_event(piece.line, digest_report(piece.text, &selection), selection));
+      }
     };
     splitter.feed(unit.text, sink);
     if (!unit.read_error.empty()) {
@@ -96,7 +133,6 @@ void do_work(FleetUnit& unit, const FleetFactSelection& selection) {
     ends.kind = FleetEvent::Kind::input_ends;
     unit.events.push_back(std::move(ends));
   }
-  std::string().swap(unit.text);  // the memory goes back now, not when the result is merged
 }
 
 // The tally's side: events in input order, each input's reports named by its name and line, and
@@ -178,6 +214,7 @@ class WorkPool {
   void submit(std::unique_ptr<FleetUnit> unit) {
     if (m_threads.empty()) {
       do_work(*unit, m_selection);
+      give_back(std::move(unit->text));
       for (FleetEvent& event : unit->events) m_merge.apply(event);
       return;
     }
@@ -195,6 +232,17 @@ class WorkPool {
     while (!m_window.empty() && (m_window.size() > m_max_units || m_window_bytes > k_window_bytes)) {
       merge_done(lock, /*wait=*/true);
     }
+  }
+
+  /// A buffer for the next input's text: one a finished unit gave back (its pages are mapped
+  /// already: a fresh one of 100 KB costs more in page faults than reading the file), or none.
+  std::string take_buffer() {
+    std::lock_guard lock(m_spare_mutex);
+    if (m_spares.empty()) return {};
+    std::string buffer = std::move(m_spares.back());
+    m_spares.pop_back();
+    m_spare_bytes -= buffer.capacity();
+    return buffer;
   }
 
   /// Every unit merged.
@@ -227,15 +275,31 @@ class WorkPool {
       m_pending.pop_front();
       lock.unlock();
       do_work(*unit, m_selection);
+      give_back(std::move(unit->text));
       lock.lock();
       unit->done = true;
       m_unit_done.notify_one();
     }
   }
 
+  // A unit's text, once worked on: kept for take_buffer() while the spares are few, else freed.
+  void give_back(std::string&& text) {
+    text.clear();
+    std::lock_guard lock(m_spare_mutex);
+    if (text.capacity() >= k_chunk_bytes && m_spare_bytes + text.capacity() <= k_spare_bytes) {
+      m_spare_bytes += text.capacity();
+      m_spares.push_back(std::move(text));
+    } else {
+      std::string().swap(text);
+    }
+  }
+
   const FleetFactSelection& m_selection;
   FleetMerge& m_merge;
   std::size_t m_max_units;
+  std::mutex m_spare_mutex;
+  std::vector<std::string> m_spares;
+  std::size_t m_spare_bytes = 0;
   std::mutex m_mutex;
   std::condition_variable m_work_ready;
   std::condition_variable m_unit_done;
@@ -314,6 +378,7 @@ class InputReader {
     // Read whole when small: the worker cuts it too.
     auto unit = std::make_unique<FleetUnit>();
     unit->work = FleetUnit::Work::whole_input;
+    unit->text = m_pool.take_buffer();
     unit->events.push_back(begins(path, /*always_line=*/false));
     while (unit->text.size() <= k_whole_file_bytes) {
       auto n = in->read(m_buffer);
@@ -343,6 +408,7 @@ class InputReader {
       auto unit = std::make_unique<FleetUnit>();
       unit->work = FleetUnit::Work::document;
       unit->line = piece.line;
+      unit->text = m_pool.take_buffer();
       unit->text.assign(piece.text);
       submit(std::move(unit));
     };

@@ -55,7 +55,11 @@ std::optional<std::size_t> FleetFactSelection::add(std::string_view key, std::st
     if (why) *why = std::string(key) + " differs from node to node by nature (a name, id, timing or count): it is never compared";
     return std::nullopt;
   }
-  m_stars.push_back(parsed.pattern.find('*'));
+  if (parsed.per_gpu()) {
+    m_patterns.emplace_back(m_keys.size(), parsed.pattern.find('*'));
+  } else {
+    m_plain.insert(std::upper_bound(m_plain.begin(), m_plain.end(), parsed.pattern), parsed.pattern);
+  }
   m_keys.push_back(std::move(parsed));
   return m_keys.size() - 1;
 }
@@ -68,16 +72,12 @@ std::optional<std::size_t> FleetFactSelection::find(std::string_view key) const 
 }
 
 bool FleetFactSelection::selects(std::string_view name) const {
-  // Called for every fact of every report: the literal part before a `*` (found once, in add())
-  // rules most out at once.
-  for (std::size_t i = 0; i < m_keys.size(); ++i) {
+  // Called for every fact of every report: the plain names are looked up in their sorted list,
+  // the patterns' literal part before the `*` rules most names out at once.
+  if (std::binary_search(m_plain.begin(), m_plain.end(), name, std::less<>())) return true;
+  for (const auto& [i, star] : m_patterns) {
     const std::string& pattern = m_keys[i].pattern;
-    const std::size_t star = m_stars[i];
-    if (star == std::string::npos ? pattern == name
-                                  : name.starts_with(std::string_view(pattern).substr(0, star)) &&
-                                        fact_matches(pattern, name)) {
-      return true;
-    }
+    if (name.starts_with(std::string_view(pattern).substr(0, star)) && fact_matches(pattern, name)) return true;
   }
   return false;
 }

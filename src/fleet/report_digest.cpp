@@ -293,9 +293,17 @@ bool is_report_timestamp(std::string_view t) {
 }
 
 std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection) {
+  bool valid_json = false;
+  return digest_report(text, selection, valid_json);
+}
+
+std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection,
+                                                       bool& valid_json) {
   DigestReader reader(selection);
   JsonScanError error;
-  switch (scan_json(text, reader, error)) {
+  const JsonScanEnd end = scan_json(text, reader, error);
+  valid_json = end == JsonScanEnd::complete;
+  switch (end) {
     case JsonScanEnd::complete: break;
     case JsonScanEnd::invalid: return std::unexpected("not valid JSON: " + json_error_text(text, error));
     case JsonScanEnd::stopped:  // nested too deep: the first problem says so, or an earlier one

@@ -40,6 +40,14 @@ with open(os.path.join(out, "big.jsonl"), "w") as stream:
 open(os.path.join(out, "rack", "corrupt.json"), "w").write('{"schema_version": 1, "findings": [}\n')
 open(os.path.join(out, "rack", "truncated.json"), "w").write(json.dumps(reports[0], indent=1)[:5000])
 open(os.path.join(out, "rack", "empty.json"), "w").write("")
+# A file read whole is cut as a stream is: a byte order mark and blank lines before the report
+# (it starts on line 3), and a report printed without indentation, whose nested objects start
+# lines (a line that starts with '{' begins a new report: this one is cut, as truncated).
+r = reports[0]
+r["run"]["host"] = "gpu-bom"
+open(os.path.join(out, "rack", "bom.json"), "w", encoding="utf-8").write("\ufeff\n \n" + json.dumps(r, indent=1) + "\n\n")
+r["run"]["host"] = "gpu-flat"
+open(os.path.join(out, "rack", "flat.json"), "w").write(json.dumps(r, indent=0))
 PY
 checks=$((checks + 1))
 [ "$(stat -c %s "$TMP/fleet/big.jsonl")" -gt $((4 << 20)) ] || fail "big.jsonl is not over 4 MiB"
@@ -62,9 +70,11 @@ for run in folder2 folder3 folder8 default stdin2 stdin3 stdin8 text2 text3 text
     fail "$run: the output differs from --jobs 1: $(diff "$TMP/${run%%[0-9]*}1.out" "$TMP/$run.out" 2>&1 | head -5)"
 done
 # What the run read: every node, the old reports as duplicates, each broken part by its place.
-expect_json folder1 'f["nodes"], f["reports"], len(f["duplicates"])' "(150, 155, 5)"
-expect_json folder1 'sorted(u["path"].rsplit("/", 1)[-1] for u in f["unreadable"])' \
+expect_json folder1 'f["nodes"], f["reports"], len(f["duplicates"])' "(151, 156, 5)"
+expect_json folder1 'sorted(u["path"].rsplit("/", 1)[-1] for u in f["unreadable"] if "flat" not in u["path"])' \
   "['big.jsonl:10', 'big.jsonl:21', 'big.jsonl:32', 'big.jsonl:64', 'corrupt.json', 'empty.json', 'truncated.json']"
+expect_json folder1 '[u["reason"] for u in f["unreadable"] if u["path"].endswith("flat.json")]' \
+  "['truncated: a new report begins on line 3 before this one ends', '155 more parts of this input could not be read']"
 expect_json stdin1 '[u["path"] for u in f["unreadable"]]' "['-:10', '-:21', '-:32', '-:64']"
 
 run_gd jobs0 fleet "$TMP/fleet" --jobs 0
