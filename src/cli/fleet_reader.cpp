@@ -25,6 +25,7 @@ constexpr std::size_t k_whole_file_bytes = 4u << 20;    // a file up to this is 
 constexpr std::size_t k_window_bytes = 16u << 20;       // input text in flight, at most (beyond one piece)
 constexpr std::size_t k_window_units_per_job = 4;       // pieces of work in flight per worker
 constexpr std::size_t k_spare_bytes = 16u << 20;        // buffers kept for the next inputs, at most
+constexpr std::size_t k_spare_least = 16u << 10;        // a smaller buffer is not worth keeping
 constexpr int k_max_problems_per_input = 20;            // then one line says how many more
 constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
 
@@ -286,7 +287,7 @@ class WorkPool {
   void give_back(std::string&& text) {
     text.clear();
     std::lock_guard lock(m_spare_mutex);
-    if (text.capacity() >= k_chunk_bytes && m_spare_bytes + text.capacity() <= k_spare_bytes) {
+    if (text.capacity() >= k_spare_least && m_spare_bytes + text.capacity() <= k_spare_bytes) {
       m_spare_bytes += text.capacity();
       m_spares.push_back(std::move(text));
     } else {
