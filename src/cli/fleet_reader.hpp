@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "fleet/fleet_facts.hpp"
 #include "fleet/fleet_tally.hpp"
