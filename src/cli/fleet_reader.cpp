@@ -11,182 +11,19 @@
 #include <system_error>
 #include <thread>
 
-#include "fleet/byte_words.hpp"
-#include "fleet/report_digest.hpp"
-#include "fleet/report_splitter.hpp"
+#include "cli/fleet_work.hpp"
 #include "sys/input_files.hpp"
 
 namespace gd {
 namespace {
 
-constexpr std::size_t k_max_report_bytes = 64u << 20;   // one report (with its capture) at most
 constexpr std::size_t k_chunk_bytes = 256u << 10;       // read size
 constexpr std::size_t k_whole_file_bytes = 4u << 20;    // a file up to this is one piece of work
 constexpr std::size_t k_window_bytes = 16u << 20;       // input text in flight, at most (beyond one piece)
 constexpr std::size_t k_window_units_per_job = 4;       // pieces of work in flight per worker
 constexpr std::size_t k_spare_bytes = 16u << 20;        // buffers kept for the next inputs, at most
 constexpr std::size_t k_spare_least = 16u << 10;        // a smaller buffer is not worth keeping
-constexpr int k_max_problems_per_input = 20;            // then one line says how many more
 constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
-
-// What the reading found, in input order: the tally is told in this order whatever thread
-// found it.
-struct FleetEvent {
-  enum class Kind { unreadable, input_begins, problem, report, read_failed, input_ends };
-  Kind kind = Kind::unreadable;
-  std::string text;    ///< unreadable: the path; input_begins: the input's name; problem: its reason;
-                       ///< report: why it is none (when digest is empty); read_failed: the error
-  std::string reason;  ///< unreadable: why
-  std::int64_t line = 1;     ///< problem, report: the line it starts on
-  bool always_line = false;  ///< input_begins: name its reports with their line even on line 1
-  std::optional<ReportDigest> digest;
-  std::vector<std::optional<std::string>> values;  ///< the node's value of each compared fact
-};
-
-// A piece of work, and then its result.
-struct FleetUnit {
-  enum class Work { none, document, whole_input };
-  Work work = Work::none;
-  std::string text;        ///< document: the report; whole_input: the input's bytes
-  std::int64_t line = 1;   ///< document: the line it starts on
-  std::string read_error;  ///< whole_input: the read failed after `text` (empty: it did not)
-  std::size_t bytes = 0;   ///< text's size when it was handed over (the window's count)
-  std::vector<FleetEvent> events;
-  bool done = false;
-};
-
-FleetEvent report_event(std::int64_t line, std::expected<ReportDigest, std::string> digest,
-                        const FleetFactSelection& selection) {
-  FleetEvent event;
-  event.kind = FleetEvent::Kind::report;
-  event.line = line;
-  if (digest) {
-    event.values = selection.node_values(digest->facts);
-    event.digest = std::move(*digest);
-  } else {
-    event.text = std::move(digest.error());
-  }
-  return event;
-}
-
-FleetEvent problem_event(const StreamPiece& piece) {
-  FleetEvent event;
-  event.kind = FleetEvent::Kind::problem;
-  event.line = piece.line;
-  event.text = piece.reason;
-  return event;
-}
-
-/// A whole input that the splitter would cut into one document, as most files are: after an
-/// optional byte order mark and whitespace, '{' or '[' up to the end, with no line inside that
-/// starts with '{' (the splitter cuts there). Whether that document is all of the input (nothing
-/// but whitespace after it) is the reader's to say: the caller falls back to the splitter when it
-/// says no. The document and the line it starts on, or nullopt.
-std::optional<std::pair<std::string_view, std::int64_t>> lone_document(std::string_view text) {
-  std::size_t at = text.starts_with("\xef\xbb\xbf") ? 3 : 0;
-  std::int64_t line = 1;
-  for (; at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'); ++at) {
-    if (text[at] == '\n') ++line;
-  }
-  if (at == text.size() || (text[at] != '{' && text[at] != '[')) return std::nullopt;
-  std::string_view document = text.substr(at);
-  if (document.size() > k_max_report_bytes) return std::nullopt;
-  if (byte_words::find_pair(document.data(), document.size(), '\n', '{') != document.size()) return std::nullopt;
-  return std::pair{document, line};
-}
-
-/// The work of a unit, on whichever thread: pure but for the unit.
-void do_work(FleetUnit& unit, const FleetFactSelection& selection) {
-  if (unit.work == FleetUnit::Work::whole_input && unit.read_error.empty()) {
-    // A file of one report is read once, by the reader, not by the splitter first.
-    if (auto lone = lone_document(unit.text)) {
-      bool valid_json = false;
-      auto digest = digest_report(lone->first, &selection, valid_json);
-      if (valid_json) {
-        unit.events.push_back(report_event(lone->second, std::move(digest), selection));
-        FleetEvent ends;
-        ends.kind = FleetEvent::Kind::input_ends;
-        unit.events.push_back(std::move(ends));
-        unit.work = FleetUnit::Work::none;
-      }
-    }
-  }
-  if (unit.work == FleetUnit::Work::document) {
-    unit.events.push_back(report_event(unit.line, digest_report(unit.text, &selection), selection));
-  } else if (unit.work == FleetUnit::Work::whole_input) {
-    ReportSplitter splitter(k_max_report_bytes);
-    auto sink = [&](const StreamPiece& piece) {
-      if (piece.kind == StreamPiece::Kind::problem) {
-        unit.events.push_back(problem_event(piece));
-      } else {
-        unit.events.push_back(report_event(piece.line, digest_report(piece.text, &selection), selection));
-      }
-    };
-    splitter.feed(unit.text, sink);
-    if (!unit.read_error.empty()) {
-      FleetEvent failed;
-      failed.kind = FleetEvent::Kind::read_failed;
-      failed.text = unit.read_error;
-      unit.events.push_back(std::move(failed));
-    }
-    splitter.finish(sink);
-    FleetEvent ends;
-    ends.kind = FleetEvent::Kind::input_ends;
-    unit.events.push_back(std::move(ends));
-  }
-}
-
-// The tally's side: events in input order, each input's reports named by its name and line, and
-// at most k_max_problems_per_input problems listed per input.
-class FleetMerge {
- public:
-  explicit FleetMerge(FleetTally& tally) : m_tally(tally) {}
-
-  void apply(FleetEvent& event) {
-    switch (event.kind) {
-      case FleetEvent::Kind::unreadable: m_tally.add_unreadable(std::move(event.text), std::move(event.reason)); break;
-      case FleetEvent::Kind::input_begins:
-        m_name = std::move(event.text);
-        m_always_line = event.always_line;
-        m_problems = 0;
-        m_documents = 0;
-        break;
-      case FleetEvent::Kind::problem: problem(where(event.line), std::move(event.text)); break;
-      case FleetEvent::Kind::report:
-        ++m_documents;
-        if (event.digest) {
-          m_tally.add_report(where(event.line), *event.digest, event.values);
-        } else {
-          problem(where(event.line), std::move(event.text));
-        }
-        break;
-      case FleetEvent::Kind::read_failed: problem(m_name, "read failed: " + event.text); break;
-      case FleetEvent::Kind::input_ends:
-        if (m_documents == 0 && m_problems == 0) m_tally.add_unreadable(m_name, "empty: no report in it");
-        if (m_problems > k_max_problems_per_input) {
-          m_tally.add_unreadable(m_name, std::to_string(m_problems - k_max_problems_per_input) +
-                                             " more parts of this input could not be read");
-        }
-        break;
-    }
-  }
-
- private:
-  // A report is named by its input, with the line it begins on unless that is the first
-  // (standard input always has the line: "-:1").
-  std::string where(std::int64_t line) const {
-    return m_always_line || line != 1 ? m_name + ":" + std::to_string(line) : m_name;
-  }
-  void problem(std::string at, std::string reason) {
-    if (++m_problems <= k_max_problems_per_input) m_tally.add_unreadable(std::move(at), std::move(reason));
-  }
-
-  FleetTally& m_tally;
-  std::string m_name;
-  bool m_always_line = false;
-  int m_problems = 0;
-  int m_documents = 0;
-};
 
 // Units in input order: workers take those with work in any order, the main thread merges them
 // from the front as they are done. The window (units not yet merged) is bounded.
@@ -400,7 +237,7 @@ class InputReader {
   // A stream: cut here, each report handed over on its own. `head` was read from it already.
   void read_stream(InputStream& in, const std::string& name, bool always_line, std::string head) {
     event(begins(name, always_line));
-    ReportSplitter splitter(k_max_report_bytes);
+    ReportSplitter splitter(k_fleet_max_report_bytes);
     auto sink = [&](const StreamPiece& piece) {
       if (piece.kind == StreamPiece::Kind::problem) {
         event(problem_event(piece));

@@ -1,9 +1,9 @@
 #pragma once
 // Reads the inputs of `gpudoctor fleet` into its tally (issue 27 item 2: seconds for 10,000
 // reports). The main thread opens and reads the inputs in order; the work (cutting an input into
-// reports, fleet/report_splitter, and reducing each to its digest, fleet/report_digest) runs on
-// up to `jobs` worker threads; the results reach the tally in input order, so the output is the
-// same, byte for byte, with any number of threads.
+// reports, fleet/report_splitter, and reducing each to its digest, fleet/report_digest: the
+// units and events of cli/fleet_work) runs on up to `jobs` worker threads; the results reach the
+// tally in input order, so the output is the same, byte for byte, with any number of threads.
 //   - A file of at most k_whole_file_bytes (a report is 60-120 KB) is read whole and given to a
 //     worker, which cuts it and digests its reports.
 //   - A larger file and standard input stay streams: the main thread reads them in chunks and
