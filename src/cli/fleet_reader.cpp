@@ -32,8 +32,8 @@ class WorkPool {
   WorkPool(unsigned jobs, const FleetFactSelection& selection, FleetMerge& merge)
       : m_selection(selection), m_merge(merge), m_max_units(std::max(1u, jobs) * k_window_units_per_job) {
     if (jobs < 2) return;
-    try {
-      for (unsigned i = 0; i < jobs; ++i) m_threads.emplace_back([this] { work(); });
+    try {  // this thread is one of the jobs: it reads and merges
+      for (unsigned i = 1; i < jobs; ++i) m_threads.emplace_back([this] { work(); });
     } catch (const std::system_error&) {
       // No more threads to be had: those that started do the work (or this thread, if none).
     }

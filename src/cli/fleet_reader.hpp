@@ -2,7 +2,7 @@
 // Reads the inputs of `gpudoctor fleet` into its tally (issue 27 item 2: seconds for 10,000
 // reports). The main thread opens and reads the inputs in order; the work (cutting an input into
 // reports, fleet/report_splitter, and reducing each to its digest, fleet/report_digest: the
-// units and events of cli/fleet_work) runs on up to `jobs` worker threads; the results reach the
+// units and events of cli/fleet_work) runs on up to `jobs - 1` worker threads; the results reach the
 // tally in input order, so the output is the same, byte for byte, with any number of threads.
 //   - A file of at most k_whole_file_bytes (a report is 60-120 KB) is read whole and given to a
 //     worker, which cuts it and digests its reports.
@@ -24,7 +24,10 @@ namespace gd {
 unsigned default_fleet_jobs();
 
 /// Reads each input (a file, a folder of *.json and *.jsonl files, or `-` for standard input)
-/// into `tally`, with `jobs` worker threads (0 or 1: all on this thread).
+/// into `tally` on `jobs` threads in all: this one reads the inputs and tells the tally, the
+/// other jobs - 1 cut and digest (0 or 1: all on this thread). The reading is a third of the
+/// work (the kernel's copy of the files), so on two cores one worker beside it does as well as
+/// two, which only contend for the cores (and for the allocator's lock).
 void read_fleet_inputs(const std::vector<std::string>& paths, FleetTally& tally, const FleetFactSelection& selection,
                        unsigned jobs);
 
