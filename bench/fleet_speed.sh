@@ -5,8 +5,12 @@
 #   - jq -c '[.run.host, .findings[0].id]' over the same files and stream (a JSON reader that
 #     extracts two fields), and
 #   - cat of the same files and stream (the page cache's speed: the MB/s ceiling).
-# Medians of RUNS of wall seconds and peak RSS (/usr/bin/time), warm cache; the load average is
-# printed first and last (the development machine is shared: compare only numbers of one run).
+# Medians of RUNS of wall seconds, CPU seconds (user + system: what a shared machine's load does
+# not inflate) and peak RSS (/usr/bin/time), warm cache; the load average is printed first and
+# last (the development machine is shared: compare only numbers of one run).
+# Environment: JOBS="1 2" adds a row per --jobs value (default: only the default, all cores);
+# OLD=path/to/another/gpudoctor adds its rows in the same loop (side by side with an older
+# binary); JQ=0 leaves jq out (its runs are the longest).
 # The reports are made under TMPDIR (default /tmp) and deleted at the end.
 # Usage: bench/fleet_speed.sh path/to/gpudoctor [runs] [N...]   (default: 5 runs, 1000 10000)
 set -u
@@ -15,6 +19,9 @@ runs=${2:-5}
 shift $(($# >= 2 ? 2 : 1))
 if [ $# -gt 0 ]; then counts=("$@"); else counts=(1000 10000); fi
 build=$(dirname "$bin")
+old=${OLD:+$(realpath "$OLD")}
+jobs_list=(${JOBS:-default})
+use_jq=${JQ:-1}
 command -v jq >/dev/null || { echo "bench/fleet_speed.sh: needs jq" >&2; exit 1; }
 { cmake --build "$build" --target compose_capture >/dev/null &&
   bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null; } \
@@ -24,16 +31,17 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" replay "$build/generated/tests/hosts/h200-live-ml.capture.json" --json --no-capture >"$tmp/base.json" 2>/dev/null
 
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'; }
-# one LABEL STDIN CMD: appends "LABEL wall_s rss_kb" to $tmp/times
+# one LABEL STDIN CMD: appends "LABEL wall_s cpu_s rss_kb" to $tmp/times
 one() {
   local label=$1 input=$2
   shift 2
-  /usr/bin/time -o "$tmp/t" -f '%e %M' "$@" <"$input" >/dev/null 2>"$tmp/err" || { echo "failed: $label" >&2; cat "$tmp/err" >&2; }
-  echo "$label $(cat "$tmp/t")" >>"$tmp/times"
+  /usr/bin/time -o "$tmp/t" -f '%e %U %S %M' "$@" <"$input" >/dev/null 2>"$tmp/err" || { echo "failed: $label" >&2; cat "$tmp/err" >&2; }
+  echo "$label $(awk '{ printf "%s %.2f %s", $1, $2 + $3, $4 }' "$tmp/t")" >>"$tmp/times"
 }
+jobs_args() { [ "$1" = default ] || echo "--jobs $1"; }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $runs runs per line, medians"
-printf '| N | command | wall s | MB/s | peak RSS MB |\n|---:|---|---:|---:|---:|\n'
+printf '| N | command | wall s | CPU s | MB/s | peak RSS MB |\n|---:|---|---:|---:|---:|---:|\n'
 for n in "${counts[@]}"; do
   python3 - "$tmp/base.json" "$tmp/fleet$n" "$tmp/fleet$n.jsonl" "$n" <<'PY'
 import json, os, sys
@@ -48,21 +56,34 @@ with open(sys.argv[3], "w") as stream:
 PY
   dir=$tmp/fleet$n
   jsonl=$tmp/fleet$n.jsonl
-  mb=$(du -sb "$dir" | awk '{print $1 / 1e6}')
+  mb_folder=$(du -sb "$dir" | awk '{print $1 / 1e6}')
+  mb_stdin=$(stat -c %s "$jsonl" | awk '{print $1 / 1e6}')  # compact: smaller than the indented files
   : >"$tmp/times"
   for ((i = 0; i < runs; i++)); do
-    one "cat-folder" /dev/null bash -c "cat $dir/*.json"
-    one "gpudoctor-folder" /dev/null "$bin" fleet "$dir" --json
-    one "jq-folder" /dev/null bash -c "jq -c '[.run.host, .findings[0].id]' $dir/*.json"
-    one "cat-stdin" "$jsonl" cat
-    one "gpudoctor-stdin" "$jsonl" "$bin" fleet - --json
-    one "jq-stdin" "$jsonl" jq -c '[.run.host, .findings[0].id]'
+    for source in folder stdin; do
+      if [ "$source" = folder ]; then input=/dev/null; path=$dir; else input=$jsonl; path=-; fi
+      if [ "$source" = folder ]; then one "cat-folder" /dev/null bash -c "cat $dir/*.json"; else one "cat-stdin" "$jsonl" cat; fi
+      for jobs in "${jobs_list[@]}"; do
+        # shellcheck disable=SC2046
+        one "gpudoctor-$source-jobs=$jobs" "$input" "$bin" fleet "$path" --json $(jobs_args "$jobs")
+      done
+      [ -z "$old" ] || one "old-gpudoctor-$source" "$input" "$old" fleet "$path" --json
+      if [ "$use_jq" = 1 ]; then
+        if [ "$source" = folder ]; then
+          one "jq-folder" /dev/null bash -c "jq -c '[.run.host, .findings[0].id]' $dir/*.json"
+        else
+          one "jq-stdin" "$jsonl" jq -c '[.run.host, .findings[0].id]'
+        fi
+      fi
+    done
   done
-  for label in cat-folder gpudoctor-folder jq-folder cat-stdin gpudoctor-stdin jq-stdin; do
+  for label in $(awk '!seen[$1]++ {print $1}' "$tmp/times"); do
     wall=$(awk -v l="$label" '$1 == l {print $2}' "$tmp/times" | median)
-    rss=$(awk -v l="$label" '$1 == l {print $3}' "$tmp/times" | median)
-    printf '| %s | %s (%.0f MB) | %s | %.0f | %.1f |\n' "$n" "$label" "$mb" "$wall" "$(awk -v m="$mb" -v w="$wall" 'BEGIN {print (w > 0 ? m / w : 0)}')" \
-      "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
+    cpu=$(awk -v l="$label" '$1 == l {print $3}' "$tmp/times" | median)
+    rss=$(awk -v l="$label" '$1 == l {print $4}' "$tmp/times" | median)
+    case $label in *stdin*) mb=$mb_stdin ;; *) mb=$mb_folder ;; esac
+    printf '| %s | %s (%.0f MB) | %s | %s | %.0f | %.1f |\n' "$n" "$label" "$mb" "$wall" "$cpu" \
+      "$(awk -v m="$mb" -v w="$wall" 'BEGIN {print (w > 0 ? m / w : 0)}')" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
   done
   rm -rf "$dir" "$jsonl"
 done

@@ -42,6 +42,7 @@ struct FleetOptions {
   bool verbose = false;
   RunScope scope = RunScope::all;  ///< node: each report's root cause among the node's findings only
   std::string textfile;            ///< refused: a fleet view is no node's metrics
+  unsigned jobs = 0;               ///< --jobs: worker threads; 0: default_fleet_jobs() (cli/fleet_reader)
 };
 CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options);
 int run_fleet(const FleetOptions& options);

@@ -55,6 +55,11 @@ std::optional<std::size_t> FleetFactSelection::add(std::string_view key, std::st
     if (why) *why = std::string(key) + " differs from node to node by nature (a name, id, timing or count): it is never compared";
     return std::nullopt;
   }
+  if (parsed.per_gpu()) {
+    m_patterns.emplace_back(m_keys.size(), parsed.pattern.find('*'));
+  } else {
+    m_plain.insert(std::upper_bound(m_plain.begin(), m_plain.end(), parsed.pattern), parsed.pattern);
+  }
   m_keys.push_back(std::move(parsed));
   return m_keys.size() - 1;
 }
@@ -67,12 +72,14 @@ std::optional<std::size_t> FleetFactSelection::find(std::string_view key) const 
 }
 
 bool FleetFactSelection::selects(std::string_view name) const {
-  // Called for every fact of every report: the literal part before a `*` rules most out at once.
-  return std::any_of(m_keys.begin(), m_keys.end(), [&](const FleetFactKey& k) {
-    std::size_t star = k.pattern.find('*');
-    if (star == std::string::npos) return k.pattern == name;
-    return name.starts_with(std::string_view(k.pattern).substr(0, star)) && fact_matches(k.pattern, name);
-  });
+  // Called for every fact of every report: the plain names are looked up in their sorted list,
+  // the patterns' literal part before the `*` rules most names out at once.
+  if (std::binary_search(m_plain.begin(), m_plain.end(), name, std::less<>())) return true;
+  for (const auto& [i, star] : m_patterns) {
+    const std::string& pattern = m_keys[i].pattern;
+    if (name.starts_with(std::string_view(pattern).substr(0, star)) && fact_matches(pattern, name)) return true;
+  }
+  return false;
 }
 
 std::optional<std::string> fact_value_text(const FleetFactKey& key, const DigestFact& fact) {

@@ -55,6 +55,8 @@ class FleetFactSelection {
 
  private:
   std::vector<FleetFactKey> m_keys;
+  std::vector<std::string> m_plain;     ///< the patterns without `*`, sorted (for selects())
+  std::vector<std::pair<std::size_t, std::size_t>> m_patterns;  ///< the keys with a `*` in their pattern, and where
 };
 
 /// One fact's value as a line of text; nullopt when unknown. `key` filters a list's items.

@@ -1,15 +1,14 @@
 #include "fleet/report_digest.hpp"
 
-#include <nlohmann/json.hpp>
+#include <charconv>
 
 #include "fleet/bounded_text.hpp"
+#include "fleet/json_scan.hpp"
 #include "report/report.hpp"
 #include "util/secret_scrub.hpp"
 
 namespace gd {
 namespace {
-
-using nlohmann::json;
 
 // Bounds on what one report may put into the digest: a hostile report cannot make a node's
 // entry large (ids and severities are short; titles and fix steps are a sentence or a command).
@@ -22,9 +21,12 @@ constexpr std::size_t k_max_items = 1024;       // items of one list fact kept (
 // Where the parser is, as far as the digest cares.
 enum class Where { root, run, findings, finding, fix, facts, fact, fact_list, elsewhere };
 
-class DigestSax : public nlohmann::json_sax<json> {
+// The digest's reading of the report's values (fleet/json_scan's handler): what it keeps, and the
+// first reason the document is no report. Keys and strings are views into the text: only what is
+// kept is copied.
+class DigestReader {
  public:
-  explicit DigestSax(const FleetFactSelection* selection) : m_selection(selection) {}
+  explicit DigestReader(const FleetFactSelection* selection) : m_selection(selection) {}
 
   ReportDigest digest;
   std::string format;          ///< a capture's "format"
@@ -33,34 +35,50 @@ class DigestSax : public nlohmann::json_sax<json> {
   bool has_schema = false;
   bool has_findings = false;
   std::string problem;         ///< the first reason this is no report
-  std::string parse_message;   ///< nlohmann's, when the text is not JSON
 
-  bool null() override { return scalar_of_other_type("null"); }
-  bool boolean(bool value) override {
-    if (fact_scalar(value ? "true" : "false")) return true;
-    return scalar_of_other_type("a boolean");
+  void null() {
+    if (ignored()) return;
+    scalar_of_other_type("null");
   }
-  bool number_integer(number_integer_t value) override {
-    if (fact_scalar(std::to_string(value))) return true;
-    return integer(value);
+  void boolean(bool value) {
+    if (ignored()) return;
+    if (fact_scalar(value ? "true" : "false")) return;
+    scalar_of_other_type("a boolean");
   }
-  bool number_unsigned(number_unsigned_t value) override {
-    if (fact_scalar(std::to_string(value))) return true;
-    return integer(value > static_cast<number_unsigned_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(value));
+  // A number is what nlohmann made of it: an integer when it fits 64 bits (signed when negative),
+  // else a fraction (its text as written).
+  void number(std::string_view text, bool integral) {
+    if (ignored()) return;
+    if (integral) {
+      const char* end = text.data() + text.size();
+      if (text.starts_with('-')) {
+        std::int64_t value = 0;
+        if (auto r = std::from_chars(text.data(), end, value); r.ec == std::errc() && r.ptr == end) {
+          if (fact_scalar(std::to_string(value))) return;
+          integer(value);
+          return;
+        }
+      } else {
+        std::uint64_t value = 0;
+        if (auto r = std::from_chars(text.data(), end, value); r.ec == std::errc() && r.ptr == end) {
+          if (fact_scalar(std::to_string(value))) return;
+          integer(value > static_cast<std::uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<std::int64_t>(value));
+          return;
+        }
+      }
+    }
+    if (fact_scalar(text)) return;
+    scalar_of_other_type("a fraction");
   }
-  bool number_float(number_float_t, const string_t& text) override {
-    if (fact_scalar(text)) return true;
-    return scalar_of_other_type("a fraction");
-  }
-  bool binary(binary_t&) override { return true; }  // not produced by the JSON reader
 
-  bool string(string_t& value) override {
+  void string(std::string_view value) {
+    if (ignored()) return;
     mark_root_scalar();
     if (top() == Where::fact && m_key == "state") {
       assign_bounded(current_fact().state, value, k_max_short);
-      return true;
+      return;
     }
-    if (fact_scalar(value)) return true;
+    if (fact_scalar(value)) return;
     std::string* target = string_target();
     if (target != nullptr) {
       assign_bounded(*target, value, top() == Where::finding && m_key == "title" ? k_max_text : k_max_short);
@@ -74,40 +92,25 @@ class DigestSax : public nlohmann::json_sax<json> {
       if (!m_fix_seen) assign_bounded(current_finding().first_fix, value, k_max_text);
       m_fix_seen = true;
     }
-    return true;
   }
 
-  bool start_object(std::size_t) override { return open(false); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
+  bool open(bool array) { return open_value(array); }
+  void close() { close_value(); }
 
-  bool key(string_t& value) override {
+  void key(std::string_view value) {
     if (top() == Where::facts) {
       // A fact's name: kept whole for the selection's test (a longer one is no fact of any layer).
       m_fact_selected = value.size() <= k_max_short && m_selection != nullptr && m_selection->selects(value) &&
                         digest.facts.size() < k_max_digest_facts;
       if (m_fact_selected) m_fact_name = value;
     }
-    assign_bounded(m_key, value, k_max_short);
-    return true;
-  }
-
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
-    parse_message = ex.what();
-    // "[json.exception.parse_error.101] parse error at line 3, ..." → "parse error at line 3, ..."
-    if (auto pos = parse_message.find("] "); parse_message.starts_with("[json.exception") && pos != std::string::npos) {
-      parse_message.erase(0, pos + 2);
-    }
-    // "...; last read: '<the token>'" quotes the input, which may be any file: cut from there.
-    if (auto pos = parse_message.find("; last read: "); pos != std::string::npos) parse_message.erase(pos);
-    return false;
+    m_key = value;  // compared with short names only, and named in a message only when it is one
   }
 
  private:
   const FleetFactSelection* m_selection;
   std::vector<Where> m_stack;
-  std::string m_key;
+  std::string_view m_key;  ///< the last key read (fleet/json_scan keeps it valid until the next)
   bool m_fix_seen = false;
   bool m_fact_selected = false;  ///< the fact whose object opens next is one the selection reads
   std::string m_fact_name;
@@ -132,6 +135,9 @@ class DigestSax : public nlohmann::json_sax<json> {
   }
 
   Where top() const { return m_stack.empty() ? Where::elsewhere : m_stack.back(); }
+  /// A scalar inside a value the digest does not read (most of a report: its facts and
+  /// capture): nothing to do.
+  bool ignored() const { return root_seen && top() == Where::elsewhere; }
   DigestFinding& current_finding() { return digest.findings.back(); }
 
   void note(std::string text) {
@@ -165,30 +171,29 @@ class DigestSax : public nlohmann::json_sax<json> {
     }
   }
 
-  bool integer(std::int64_t value) {
+  void integer(std::int64_t value) {
     mark_root_scalar();
     if (top() == Where::root && m_key == "schema_version") {
       digest.schema_version = value;
       has_schema = true;
-      return true;
+      return;
     }
-    return scalar_of_other_type("a number");
+    scalar_of_other_type("a number");
   }
 
   /// A non-string value: fine anywhere but where the digest expects a string or the version.
-  bool scalar_of_other_type(const char* what) {
+  void scalar_of_other_type(const char* what) {
     mark_root_scalar();
     if (top() == Where::root && m_key == "schema_version") {
       note(std::string("not a gpudoctor report: schema_version is ") + what);
     } else if (string_target() != nullptr) {
-      note("not a gpudoctor report: " + std::string(top() == Where::run ? "run" : finding_label()) + "." + m_key +
-           " is " + what + ", not a string");
+      note("not a gpudoctor report: " + std::string(top() == Where::run ? "run" : finding_label()) + "." +
+           std::string(m_key) + " is " + what + ", not a string");
     } else if (top() == Where::fix) {
       m_fix_seen = true;
     } else if (top() == Where::findings) {
       note_scalar_finding(what);
     }
-    return true;
   }
 
   void note_scalar_finding(const std::string& what) {
@@ -196,7 +201,7 @@ class DigestSax : public nlohmann::json_sax<json> {
          ", not an object");
   }
 
-  bool open(bool array) {
+  bool open_value(bool array) {
     if (m_stack.size() >= k_max_depth) {
       note("not a gpudoctor report: nested more than " + std::to_string(k_max_depth) + " levels deep");
       return false;  // stops the parser: nothing deeper is read
@@ -237,21 +242,20 @@ class DigestSax : public nlohmann::json_sax<json> {
       here = Where::fix;
       m_fix_seen = false;
     } else if (string_target() != nullptr) {
-      note("not a gpudoctor report: " + std::string(top() == Where::run ? "run" : finding_label()) + "." + m_key +
-           " is not a string");
+      note("not a gpudoctor report: " + std::string(top() == Where::run ? "run" : finding_label()) + "." +
+           std::string(m_key) + " is not a string");
     }
     m_stack.push_back(here);
     return true;
   }
 
-  bool close() {
+  void close_value() {
     if (!m_stack.empty()) {
       if (m_stack.back() == Where::finding && current_finding().id.empty()) {
         note("not a gpudoctor report: " + finding_label() + " has no id");
       }
       m_stack.pop_back();
     }
-    return true;
   }
 };
 
@@ -289,33 +293,43 @@ bool is_report_timestamp(std::string_view t) {
 }
 
 std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection) {
-  DigestSax sax(selection);
-  bool parsed = json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
-  if (!parsed) {
-    if (!sax.parse_message.empty()) return std::unexpected("not valid JSON: " + sax.parse_message);
-    return std::unexpected(sax.problem.empty() ? std::string("not valid JSON") : sax.problem);
+  bool valid_json = false;
+  return digest_report(text, selection, valid_json);
+}
+
+std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection,
+                                                       bool& valid_json) {
+  DigestReader reader(selection);
+  JsonScanError error;
+  const JsonScanEnd end = scan_json(text, reader, error);
+  valid_json = end == JsonScanEnd::complete;
+  switch (end) {
+    case JsonScanEnd::complete: break;
+    case JsonScanEnd::invalid: return std::unexpected("not valid JSON: " + json_error_text(text, error));
+    case JsonScanEnd::stopped:  // nested too deep: the first problem says so, or an earlier one
+      return std::unexpected(reader.problem.empty() ? std::string("not valid JSON") : reader.problem);
   }
-  if (!sax.root_is_object) return std::unexpected(std::string("not a gpudoctor report: the JSON is not an object"));
-  if (sax.format == "gpudoctor-capture") {
+  if (!reader.root_is_object) return std::unexpected(std::string("not a gpudoctor report: the JSON is not an object"));
+  if (reader.format == "gpudoctor-capture") {
     return std::unexpected(std::string("a gpudoctor capture, not a report (`gpudoctor replay FILE --json --no-capture` "
                                        "makes its report)"));
   }
-  if (!sax.has_schema && sax.problem.empty()) {
+  if (!reader.has_schema && reader.problem.empty()) {
     return std::unexpected(std::string("not a gpudoctor report: it has no schema_version"));
   }
-  if (sax.has_schema && sax.digest.schema_version > k_report_schema_version) {
-    return std::unexpected("schema_version " + std::to_string(sax.digest.schema_version) +
+  if (reader.has_schema && reader.digest.schema_version > k_report_schema_version) {
+    return std::unexpected("schema_version " + std::to_string(reader.digest.schema_version) +
                            " is newer than this gpudoctor reads (" + std::to_string(k_report_schema_version) +
                            "): read it with a newer gpudoctor");
   }
-  if (sax.has_schema && sax.digest.schema_version < 1) {
-    return std::unexpected("not a gpudoctor report: schema_version " + std::to_string(sax.digest.schema_version));
+  if (reader.has_schema && reader.digest.schema_version < 1) {
+    return std::unexpected("not a gpudoctor report: schema_version " + std::to_string(reader.digest.schema_version));
   }
-  if (!sax.problem.empty()) return std::unexpected(sax.problem);
-  if (!sax.has_findings) return std::unexpected(std::string("not a gpudoctor report: it has no findings list"));
-  if (!is_report_timestamp(sax.digest.started)) sax.digest.started.clear();  // unreadable: as if absent
-  scrub_digest_secrets(sax.digest);
-  return std::move(sax.digest);
+  if (!reader.problem.empty()) return std::unexpected(reader.problem);
+  if (!reader.has_findings) return std::unexpected(std::string("not a gpudoctor report: it has no findings list"));
+  if (!is_report_timestamp(reader.digest.started)) reader.digest.started.clear();  // unreadable: as if absent
+  scrub_digest_secrets(reader.digest);
+  return std::move(reader.digest);
 }
 
 }  // namespace gd

@@ -1,9 +1,10 @@
 #pragma once
 // One report reduced to what grouping a fleet needs: the node's name, when the report was made,
 // each finding's id, severity, scope, action, title and first fix step, and the facts a fleet
-// compares across its nodes (fleet/fleet_facts: only those the selection names). The report is parsed
-// as a stream of events (nlohmann's SAX interface), so its facts and capture are checked for
-// well-formedness but never built in memory. Pure.
+// compares across its nodes (fleet/fleet_facts: only those the selection names). The report is read
+// by fleet/json_scan, a validating reader made for speed, as a stream of values: its facts and
+// capture are checked for well-formedness (exactly what nlohmann's strict parser accepts) but never
+// built in memory, and only what the digest keeps is copied. Pure.
 
 #include <expected>
 #include <optional>
@@ -39,6 +40,11 @@ struct ReportDigest {
 /// and item as a title is).
 std::expected<ReportDigest, std::string> digest_report(std::string_view text,
                                                        const FleetFactSelection* selection = nullptr);
+
+/// As above, and whether `text` is one valid JSON document, whatever the digest made of it (false
+/// also when it nests too deep to be read through).
+std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection,
+                                                       bool& valid_json);
 
 /// At most this many facts of one report are kept (a hostile report may claim 100,000 GPUs).
 inline constexpr std::size_t k_max_digest_facts = 4096;

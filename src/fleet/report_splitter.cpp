@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "fleet/byte_words.hpp"
+
 namespace gd {
 namespace {
 
@@ -37,6 +39,33 @@ std::string describe_garbage(std::string_view head, bool binary, std::int64_t li
   return "not JSON: binary data";
 }
 
+/// The first byte at or after `at` that can change a document's state: in a string '"', '\\' and
+/// a newline; outside one those, '{', '[', '}' and ']'. Every other byte only moves on (the
+/// bulk of a report: most of its bytes are letters, digits and indentation), 8 at a time.
+std::size_t next_document_byte(std::string_view chunk, std::size_t at, bool in_string) {
+  using namespace byte_words;
+  const char* data = chunk.data();
+  const std::size_t size = chunk.size();
+  while (at + 8 <= size) {
+    const std::uint64_t w = load(data + at);
+    std::uint64_t stops = equal(w, '"') | equal(w, '\n');
+    if (in_string) {
+      stops |= equal(w, '\\');
+    } else {
+      const std::uint64_t folded = w | (k_ones * 0x20);  // '[' -> '{', ']' -> '}'
+      stops |= equal(folded, '{') | equal(folded, '}');
+    }
+    if (stops != 0) return at + first_match(stops);
+    at += 8;
+  }
+  for (; at < size; ++at) {
+    const char c = data[at];
+    if (c == '"' || c == '\n') return at;
+    if (in_string ? c == '\\' : (c == '{' || c == '[' || c == '}' || c == ']')) return at;
+  }
+  return at;
+}
+
 }  // namespace
 
 void ReportSplitter::start_document(std::int64_t line) {
@@ -61,7 +90,11 @@ void ReportSplitter::keep(std::string_view bytes) {
   m_doc.append(bytes);
 }
 
-void ReportSplitter::end_document(const Sink& sink) {
+void ReportSplitter::end_document(const Sink& sink, std::string_view last) {
+  // A document that lies whole in one chunk (the usual case: chunks are large, or a whole file)
+  // is passed on where it lies, without a copy.
+  const bool in_place = m_doc_bytes == 0 && last.size() <= m_max_bytes;
+  if (!in_place) keep(last);
   StreamPiece piece;
   piece.line = m_doc_line;
   if (m_oversize) {
@@ -71,7 +104,7 @@ void ReportSplitter::end_document(const Sink& sink) {
     piece.reason = "over the limit of " + bound + " for one report (" + std::to_string(m_doc_bytes) + " bytes): not read";
   } else {
     piece.kind = StreamPiece::Kind::document;
-    piece.text = m_doc;
+    piece.text = in_place ? last : std::string_view(m_doc);
   }
   sink(piece);
   m_state = State::between;
@@ -106,9 +139,43 @@ void ReportSplitter::end_garbage(const Sink& sink) {
   m_state = State::between;
 }
 
+// Inside a document, most bytes change nothing and the rest only the string and depth state: they
+// are crossed here, in a tight loop. It stops at what the byte loop of feed() must see: a newline
+// (lines are counted, and the next line's first byte checked), the bracket that would close the
+// document, an escape at the end of the chunk, or the chunk's end.
+std::size_t ReportSplitter::cross_document(std::string_view chunk, std::size_t i) {
+  while (true) {
+    i = next_document_byte(chunk, i, m_in_string);
+    if (i == chunk.size()) return i;
+    const char c = chunk[i];
+    if (c == '\n') return i;
+    if (m_in_string) {
+      if (c == '"') {
+        m_in_string = false;
+      } else {  // a backslash: the byte after it is skipped, unless feed() must see it
+        if (i + 1 >= chunk.size() || chunk[i + 1] == '\n') return i;
+        ++i;
+      }
+    } else if (c == '"') {
+      m_in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++m_depth;
+    } else if (m_depth <= 1) {
+      return i;  // it closes the document
+    } else {
+      --m_depth;
+    }
+    ++i;
+  }
+}
+
 void ReportSplitter::feed(std::string_view chunk, const Sink& sink) {
   std::size_t segment = 0;  // where the open document's bytes in this chunk begin
   for (std::size_t i = 0; i < chunk.size(); ++i) {
+    if (m_state == State::document && !m_line_start && !m_escape) {
+      i = cross_document(chunk, i);
+      if (i == chunk.size()) break;
+    }
     const char c = chunk[i];
     const bool line_start = m_line_start;
     m_line_start = c == '\n';
@@ -157,8 +224,7 @@ void ReportSplitter::feed(std::string_view chunk, const Sink& sink) {
           ++m_depth;
         } else if (c == '}' || c == ']') {
           if (--m_depth == 0) {
-            keep(chunk.substr(segment, i + 1 - segment));
-            end_document(sink);
+            end_document(sink, chunk.substr(segment, i + 1 - segment));
           }
         }
         break;

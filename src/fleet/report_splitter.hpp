@@ -46,11 +46,12 @@ class ReportSplitter {
   enum class State { between, document, garbage };
 
   void start_document(std::int64_t line);
-  void end_document(const Sink& sink);
+  void end_document(const Sink& sink, std::string_view last);
   void cut_document(const Sink& sink, std::string reason);
   void start_garbage(char first);
   void end_garbage(const Sink& sink);
   void keep(std::string_view bytes);
+  std::size_t cross_document(std::string_view chunk, std::size_t i);
 
   std::size_t m_max_bytes;
   State m_state = State::between;

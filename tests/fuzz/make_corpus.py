@@ -37,6 +37,24 @@ FROM_CAPTURES = {
 
 # rooted_walk has no fixture to start from: trees written by hand (fuzz_rooted_walk.cpp reads lines
 # "KIND PATH[\tTARGET]": d folder, f file, l link, q query; "@" is the folder holding the root).
+# Streams for `gpudoctor fleet -`: reports (small, hand-made: the real ones are made by a replay,
+# not kept), JSON Lines, indented reports one after another, and what is none.
+_REPORT = (b'{"schema_version": 1, "run": {"host": "gpu1", "started": "2026-12-01T10:22:33.123Z", "scope": "all"},'
+           b' "facts": {"kmod.nvidia.version": {"state": "present", "type": "string", "value": "580.95.05"},'
+           b' "cuda.device.0.name": {"state": "present", "value": "NVIDIA H100 80GB HBM3"},'
+           b' "wheels.nvidia": {"state": "present", "value": ["nvidia-nccl-cu12 2.21.5", "x\\u00e9\\ud83d\\ude00"]},'
+           b' "nvlink.count": {"state": "unknown", "reason": "no"}, "gpu.count": {"state": "present", "value": 8}},'
+           b' "findings": [{"id": "driver.userspace-version-mismatch", "severity": "error", "scope": "node",'
+           b' "action": "reboot", "title": "a \\"title\\"", "fix": ["reboot", "then"]}]}')
+FLEET_REPORT_SEEDS = [
+    _REPORT,
+    _REPORT + b"\n" + _REPORT.replace(b"gpu1", b"gpu2") + b"\n",
+    b"\xef\xbb\xbf" + _REPORT.replace(b", ", b",\n  ") + b"\n" + _REPORT.replace(b", ", b",\n  "),
+    b"not a report\n" + _REPORT + b"\n\x1f\x8b\x08binary\n" + _REPORT[:200] + b"\n" + _REPORT,
+    b'{"format": "gpudoctor-capture", "version": 1, "paths": {}}',
+    b'{"schema_version": 1, "findings": [{"id": 5}, "x", [1]], "run": []} [1e400, -0, 1.5e-3, "\\udc00"]',
+]
+
 ROOTED_WALK_SEEDS = [
     # escapes
     b'd etc\nf etc/os-release\nl etc/up\t../../../../@/OUTSIDE_DIR/OUTSIDE_FILE\nl etc/abs\t@/OUTSIDE_DIR/OUTSIDE_FILE\nq /etc/up\nq /etc/abs\nq /../../OUTSIDE_DIR/OUTSIDE_FILE\nq /etc/../../..\n',
@@ -97,6 +115,7 @@ def main():
                 write("helper_reply", "\n".join(reply["lines"]).encode(), path)
         if os.path.getsize(path) <= 256 * 1024:
             write("replay", open(path, "rb").read(), path)
+            write("fleet_report", open(path, "rb").read(), path)  # a capture (no report), cut at CAP
     for path in glob.glob(os.path.join(ROOT, "tests/fixtures/python/*")):
         if path.endswith((".md", ".py", ".tsv")):
             continue
@@ -127,8 +146,10 @@ def main():
                     write("elf", data, path)
     for seed in ROOTED_WALK_SEEDS:
         write("rooted_walk", seed, "make_corpus.py")
+    for seed in FLEET_REPORT_SEEDS:
+        write("fleet_report", seed, "make_corpus.py")
     for target in ["nvidia_proc", "ld_cache", "elf", "fatbin", "python", "requirements", "system_files", "kernel_log",
-                   "helper_reply", "rules", "replay", "redact", "rooted_walk"]:
+                   "helper_reply", "rules", "replay", "redact", "rooted_walk", "fleet_report"]:
         folder = os.path.join(OUT, target)
         os.makedirs(folder, exist_ok=True)
         print(target, len(os.listdir(folder)))

@@ -1,0 +1,34 @@
+#pragma once
+// Reads the inputs of `gpudoctor fleet` into its tally (issue 27 item 2: seconds for 10,000
+// reports). The main thread opens and reads the inputs in order; the work (cutting an input into
+// reports, fleet/report_splitter, and reducing each to its digest, fleet/report_digest: the
+// units and events of cli/fleet_work) runs on up to `jobs - 1` worker threads; the results reach the
+// tally in input order, so the output is the same, byte for byte, with any number of threads.
+//   - A file of at most k_whole_file_bytes (a report is 60-120 KB) is read whole and given to a
+//     worker, which cuts it and digests its reports.
+//   - A larger file and standard input stay streams: the main thread reads them in chunks and
+//     cuts them, and each report goes to a worker on its own.
+// Memory is bounded: at most k_window_bytes of input text (and k_window_units pieces of work)
+// are in flight between the reading and the tally; beyond that the reading waits.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "fleet/fleet_facts.hpp"
+#include "fleet/fleet_tally.hpp"
+
+namespace gd {
+
+/// Worker threads by default: the cores this process may run on, at most 8.
+unsigned default_fleet_jobs();
+
+/// Reads each input (a file, a folder of *.json and *.jsonl files, or `-` for standard input)
+/// into `tally` on `jobs` threads in all: this one reads the inputs and tells the tally, the
+/// other jobs - 1 cut and digest (0 or 1: all on this thread). The reading is a third of the
+/// work (the kernel's copy of the files), so on two cores one worker beside it does as well as
+/// two, which only contend for the cores (and for the allocator's lock).
+void read_fleet_inputs(const std::vector<std::string>& paths, FleetTally& tally, const FleetFactSelection& selection,
+                       unsigned jobs);
+
+}  // namespace gd
