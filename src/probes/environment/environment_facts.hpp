@@ -28,7 +28,8 @@ inline constexpr FactSpec k_environment_facts[] = {
     FactSpec{"env.nccl_conf.files", T::list,
              "the configuration files NCCL reads at its first call, in its order, with what each holds: "
              "'/root/.nccl.conf: none', '/etc/nccl.conf: 2 NCCL setting(s)' ($NCCL_CONF_FILE in place of ~/.nccl.conf "
-             "when set; the home is the passwd entry of gpudoctor's uid, as NCCL's getpwuid(getuid()))"},
+             "when set, as NCCL 2.23.4 and later do: older NCCL ignores it and reads ~/.nccl.conf; the home is the "
+             "passwd entry of gpudoctor's uid, as NCCL's getpwuid(getuid()))"},
     FactSpec{"env.nccl_conf.settings", T::list,
              "every NCCL_* line of those files (other names are never read out), first of each name per file: "
              "'NCCL_SOCKET_IFNAME=eth2 (/etc/nccl.conf)', with '; not applied: the environment sets it' (or an "

@@ -6,6 +6,9 @@
 // wins over the later ones (src/misc/param.cc: initEnvFunc, setEnvFile; src/os/linux.cc:
 // ncclOsSetEnv). So a bad NCCL_SOCKET_IFNAME in /etc/nccl.conf breaks every job on the node that
 // does not set the variable itself. Only NCCL_* names are kept here: the files may hold anything.
+// Releases differ: NCCL_CONF_FILE is read from 2.23.4 on (older releases ignore it and always read
+// ~/.nccl.conf), and '#' lines are skipped from 2.26.2 on (older releases set a variable named
+// "#NCCL_X", which nothing reads: the same effect). 2.18 to 2.30 all setenv without overwrite.
 
 #include <cstdint>
 #include <optional>

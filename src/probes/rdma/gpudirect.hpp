@@ -1,7 +1,8 @@
 #pragma once
 // The GPUDirect RDMA provider: what lets an HCA read and write GPU memory, so that NCCL's network
-// transport needs no copy through host memory (NCCL logs "GPU Direct RDMA Disabled for HCA"
-// otherwise). Three exist:
+// transport needs no copy through host memory (without one NCCL up to 2.12 logged "GPU Direct RDMA
+// Disabled for HCA ... (no module)"; from 2.13 it says nothing: net_ib.cc ncclIbGetProperties).
+// Four exist:
 // - nvidia_peermem, shipped with the NVIDIA driver since R470 (/sys/module/nvidia_peermem);
 // - nv_peer_mem, Mellanox's older module, a client of MLNX_OFED's peer-memory API, which creates
 //   /sys/kernel/mm/memory_peers/nv_mem (NCCL's own check: src/transport/net_ib.cc);
