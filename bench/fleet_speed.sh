@@ -13,6 +13,7 @@
 # binary); JQ=0 leaves jq out (its runs are the longest).
 # The reports are made under TMPDIR (default /tmp) and deleted at the end.
 # Usage: bench/fleet_speed.sh path/to/gpudoctor [runs] [N...]   (default: 5 runs, 1000 10000)
+# BASE=report.json uses that report for every node instead of the replayed ML host.
 set -u
 bin=$(realpath "${1:?usage: bench/fleet_speed.sh path/to/gpudoctor [runs] [N...]}")
 runs=${2:-5}
@@ -22,20 +23,36 @@ build=$(dirname "$bin")
 old=${OLD:+$(realpath "$OLD")}
 jobs_list=(${JOBS:-default})
 use_jq=${JQ:-1}
-command -v jq >/dev/null || { echo "bench/fleet_speed.sh: needs jq" >&2; exit 1; }
-{ cmake --build "$build" --target compose_capture >/dev/null &&
-  bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null; } \
-  || { echo "bench/fleet_speed.sh: cannot make the captured hosts in $build/generated" >&2; exit 1; }
+[ "$use_jq" = 0 ] || command -v jq >/dev/null || { echo "bench/fleet_speed.sh: needs jq (or JQ=0)" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fleet-speed.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-"$bin" replay "$build/generated/tests/hosts/h200-live-ml.capture.json" --json --no-capture >"$tmp/base.json" 2>/dev/null
+if [ -n "${BASE:-}" ]; then
+  # BASE=report.json: the node report every node gets (a machine without the build tree, such as
+  # the device machine, where it is that machine's own report).
+  cp "$BASE" "$tmp/base.json"
+else
+  { cmake --build "$build" --target compose_capture >/dev/null &&
+    bash "$(dirname "$0")/../tests/hosts/make_test_inputs.sh" "$build/tests/compose_capture" "$build/generated" >/dev/null; } \
+    || { echo "bench/fleet_speed.sh: cannot make the captured hosts in $build/generated" >&2; exit 1; }
+  "$bin" replay "$build/generated/tests/hosts/h200-live-ml.capture.json" --json --no-capture >"$tmp/base.json" 2>/dev/null
+fi
 
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'; }
 # one LABEL STDIN CMD: appends "LABEL wall_s cpu_s rss_kb" to $tmp/times
 one() {
   local label=$1 input=$2
   shift 2
-  /usr/bin/time -o "$tmp/t" -f '%e %U %S %M' "$@" <"$input" >/dev/null 2>"$tmp/err" || { echo "failed: $label" >&2; cat "$tmp/err" >&2; }
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -o "$tmp/t" -f '%e %U %S %M' "$@" <"$input" >/dev/null 2>"$tmp/err" || { echo "failed: $label" >&2; cat "$tmp/err" >&2; }
+  else  # wall and CPU from Python where GNU time is not installed; not the peak RSS (the forked
+        # child's count includes Python's own pages), which reads n/a
+    python3 -c 'import resource, subprocess, sys, time
+t = time.perf_counter(); rc = subprocess.call(sys.argv[3:], stdin=open(sys.argv[1]), stdout=subprocess.DEVNULL, stderr=open(sys.argv[2], "w"))
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[2] + ".t", "w").write("%.2f %.2f %.2f -1\n" % (time.perf_counter() - t, u.ru_utime, u.ru_stime))
+sys.exit(rc)' "$input" "$tmp/err" "$@" || { echo "failed: $label" >&2; cat "$tmp/err" >&2; }
+    mv "$tmp/err.t" "$tmp/t"
+  fi
   echo "$label $(awk '{ printf "%s %.2f %s", $1, $2 + $3, $4 }' "$tmp/t")" >>"$tmp/times"
 }
 jobs_args() { [ "$1" = default ] || echo "--jobs $1"; }
@@ -82,8 +99,9 @@ PY
     cpu=$(awk -v l="$label" '$1 == l {print $3}' "$tmp/times" | median)
     rss=$(awk -v l="$label" '$1 == l {print $4}' "$tmp/times" | median)
     case $label in *stdin*) mb=$mb_stdin ;; *) mb=$mb_folder ;; esac
-    printf '| %s | %s (%.0f MB) | %s | %s | %.0f | %.1f |\n' "$n" "$label" "$mb" "$wall" "$cpu" \
-      "$(awk -v m="$mb" -v w="$wall" 'BEGIN {print (w > 0 ? m / w : 0)}')" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
+    printf '| %s | %s (%.0f MB) | %s | %s | %.0f | %s |\n' "$n" "$label" "$mb" "$wall" "$cpu" \
+      "$(awk -v m="$mb" -v w="$wall" 'BEGIN {print (w > 0 ? m / w : 0)}')" \
+      "$(awk -v k="$rss" 'BEGIN { if (k < 0) print "n/a"; else printf "%.1f", k / 1024 }')"
   done
   rm -rf "$dir" "$jsonl"
 done
