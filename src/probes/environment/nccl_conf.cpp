@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "probes/shared/account_files.hpp"
 #include "sys/env_allowlist.hpp"
 #include "util/secret_scrub.hpp"
 
@@ -66,23 +67,6 @@ std::vector<NcclConfLine> parse_nccl_conf(std::string_view text) {
     out.push_back(std::move(entry));
   }
   return out;
-}
-
-std::optional<std::string> passwd_home(std::string_view passwd, std::uint32_t uid) {
-  const std::string id = std::to_string(uid);
-  for (std::string_view line : split_lines_keep_empty(passwd)) {
-    // name:password:uid:gid:gecos:home:shell (passwd(5))
-    std::vector<std::string_view> fields;
-    std::size_t start = 0;
-    while (fields.size() < 7) {
-      std::size_t colon = line.find(':', start);
-      fields.push_back(line.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
-      if (colon == std::string_view::npos) break;
-      start = colon + 1;
-    }
-    if (fields.size() >= 6 && fields[2] == id && fields[5].starts_with('/')) return std::string(fields[5]);
-  }
-  return std::nullopt;
 }
 
 std::vector<NcclConfFile> read_nccl_conf_files(Host& host, const std::optional<std::string>& conf_file_env) {

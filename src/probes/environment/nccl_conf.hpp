@@ -53,8 +53,4 @@ struct NcclConfValue {
 };
 std::optional<NcclConfValue> nccl_conf_value(const std::vector<NcclConfFile>& files, std::string_view name);
 
-/// The user's home folder: the sixth field of the /etc/passwd line with this uid (getpwuid's
-/// pw_dir); nullopt when no line has it.
-std::optional<std::string> passwd_home(std::string_view passwd, std::uint32_t uid);
-
 }  // namespace gd

@@ -6,6 +6,7 @@
 
 #include "probes/shared/library_file.hpp"
 #include "probes/python/python_metadata.hpp"
+#include "probes/shared/account_files.hpp"
 #include "probes/python/pyvenv_cfg.hpp"
 #include "util/text_split.hpp"
 
@@ -220,20 +221,7 @@ std::optional<std::string> version_from_interpreter_name(std::string_view name) 
 std::optional<std::string> home_folder(Host& host) {
   auto text = host.read_file("/etc/passwd", k_passwd_bytes);
   if (!text) return std::nullopt;
-  const std::string uid = std::to_string(host.identity().uid);
-  for (std::string_view line : split_nonempty_lines(*text)) {
-    // name:password:uid:gid:gecos:home:shell
-    std::vector<std::string_view> fields;
-    std::size_t start = 0;
-    while (fields.size() < 7) {
-      std::size_t colon = line.find(':', start);
-      fields.push_back(line.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
-      if (colon == std::string_view::npos) break;
-      start = colon + 1;
-    }
-    if (fields.size() >= 6 && fields[2] == uid && fields[5].starts_with("/")) return std::string(fields[5]);
-  }
-  return std::nullopt;
+  return passwd_home(*text, host.identity().uid);
 }
 
 PythonDiscovery discover_python(Host& host, const std::string& python_option) {

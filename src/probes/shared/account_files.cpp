@@ -30,6 +30,16 @@ void each_entry(std::string_view etc_file, Take take) {
 
 }  // namespace
 
+std::optional<std::string> passwd_home(std::string_view passwd, std::uint32_t uid) {
+  for (std::string_view line : split_nonempty_lines(passwd)) {
+    // name:password:uid:gid:gecos:home:shell (passwd(5))
+    std::vector<std::string_view> fields = split_fields(line, ':');
+    if (fields.size() < 6 || id_field(fields[2]) != uid || !fields[5].starts_with('/')) continue;
+    return std::string(fields[5]);
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> account_name(std::string_view etc_file, std::uint32_t id) {
   std::optional<std::string> out;
   each_entry(etc_file, [&](std::string_view name, std::uint32_t entry) {

@@ -1,7 +1,8 @@
 #pragma once
 // /etc/passwd and /etc/group as the probes need them: the name an id has, the id a name has
 // (both files put the name first and the id third: passwd(5), group(5)), and permission bits
-// as ls shows them. Used for device nodes (the group to join) and log files (who can write).
+// as ls shows them. Used for device nodes (the group to join), log files (who can write) and
+// the user's home folder (Python environments, ~/.nccl.conf).
 
 #include <cstdint>
 #include <optional>
@@ -15,6 +16,10 @@ std::optional<std::string> account_name(std::string_view etc_file, std::uint32_t
 
 /// The id of the entry named `name`, if the text lists it with a valid number.
 std::optional<std::uint32_t> account_id(std::string_view etc_file, std::string_view name);
+
+/// The home folder /etc/passwd text gives to `uid` (the sixth field, getpwuid's pw_dir), when
+/// it lists the uid with an absolute folder.
+std::optional<std::string> passwd_home(std::string_view passwd, std::uint32_t uid);
 
 /// "0660" for the permission bits.
 std::string octal_mode(std::uint32_t mode);

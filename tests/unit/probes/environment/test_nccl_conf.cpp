@@ -2,6 +2,7 @@
 // line (src/misc/param.cc), and the environment probe's NCCL_* facts on small trees: the
 // environment first, then ~/.nccl.conf (or $NCCL_CONF_FILE), then /etc/nccl.conf.
 #include "probes/environment/nccl_conf.hpp"
+#include "probes/shared/account_files.hpp"
 
 #include <catch2/catch.hpp>
 
