@@ -27,7 +27,7 @@ inline constexpr FactSpec k_environment_facts[] = {
     FactSpec{"env.nccl_ib_gid_index", T::string, "NCCL_IB_GID_INDEX as set for the user: the RoCE GID table entry NCCL uses (absent when unset)"},
     FactSpec{"env.nccl_conf.files", T::list,
              "the configuration files NCCL reads at its first call, in its order, with what each holds: "
-             "'/root/.nccl.conf: none', '/etc/nccl.conf: 2 NCCL setting(s)' ($NCCL_CONF_FILE in place of ~/.nccl.conf "
+             "'/home/alice/.nccl.conf: none', '/etc/nccl.conf: 2 NCCL setting(s)' ($NCCL_CONF_FILE in place of ~/.nccl.conf "
              "when set, as NCCL 2.23.4 and later do: older NCCL ignores it and reads ~/.nccl.conf; the home is the "
              "passwd entry of gpudoctor's uid, as NCCL's getpwuid(getuid()))"},
     FactSpec{"env.nccl_conf.settings", T::list,
