@@ -17,8 +17,6 @@
 namespace gd {
 namespace {
 
-constexpr std::size_t k_chunk_bytes = 256u << 10;       // read size
-constexpr std::size_t k_whole_file_bytes = 4u << 20;    // a file up to this is one piece of work
 constexpr std::size_t k_window_bytes = 16u << 20;       // input text in flight, at most (beyond one piece)
 constexpr std::size_t k_window_units_per_job = 4;       // pieces of work in flight per worker
 constexpr std::size_t k_spare_bytes = 16u << 20;        // buffers kept for the next inputs, at most
@@ -26,13 +24,16 @@ constexpr std::size_t k_spare_least = 16u << 10;        // a smaller buffer is n
 constexpr std::string_view k_report_suffixes[] = {".json", ".jsonl"};
 
 // Units in input order: workers take those with work in any order, the main thread merges them
-// from the front as they are done. The window (units not yet merged) is bounded.
+// from the front as they are done. The window (units not yet merged) is bounded; while it is full
+// the main thread does the oldest waiting work itself rather than sleep, so that every thread
+// works (on two cores, two threads that each read and digest, not a reader that waits). A thread
+// is woken only when it waits: no wake-up per unit.
 class WorkPool {
  public:
   WorkPool(unsigned jobs, const FleetFactSelection& selection, FleetMerge& merge)
       : m_selection(selection), m_merge(merge), m_max_units(std::max(1u, jobs) * k_window_units_per_job) {
     if (jobs < 2) return;
-    try {  // this thread is one of the jobs: it reads and merges
+    try {  // this thread is one of the jobs: it reads, merges, and works when the window is full
       for (unsigned i = 1; i < jobs; ++i) m_threads.emplace_back([this] { work(); });
     } catch (const std::system_error&) {
       // No more threads to be had: those that started do the work (or this thread, if none).
@@ -63,12 +64,13 @@ class WorkPool {
       unit->done = true;
     } else {
       m_pending.push_back(unit.get());
-      m_work_ready.notify_one();
+      if (m_idle_workers > 0) m_work_ready.notify_one();
     }
     m_window.push_back(std::move(unit));
-    merge_done(lock, /*wait=*/false);
+    merge_done(lock);
     while (!m_window.empty() && (m_window.size() > m_max_units || m_window_bytes > k_window_bytes)) {
-      merge_done(lock, /*wait=*/true);
+      help_or_wait(lock);
+      merge_done(lock);
     }
   }
 
@@ -86,13 +88,15 @@ class WorkPool {
   /// Every unit merged.
   void drain() {
     std::unique_lock lock(m_mutex);
-    while (!m_window.empty()) merge_done(lock, /*wait=*/true);
+    while (!m_window.empty()) {
+      help_or_wait(lock);
+      merge_done(lock);
+    }
   }
 
  private:
-  // Merges the units at the front that are done; with `wait`, waits for the front one first.
-  void merge_done(std::unique_lock<std::mutex>& lock, bool wait) {
-    if (wait) m_unit_done.wait(lock, [&] { return m_window.front()->done; });
+  // Merges the units at the front that are done.
+  void merge_done(std::unique_lock<std::mutex>& lock) {
     while (!m_window.empty() && m_window.front()->done) {
       std::unique_ptr<FleetUnit> unit = std::move(m_window.front());
       m_window.pop_front();
@@ -104,10 +108,31 @@ class WorkPool {
     }
   }
 
+  // The main thread, with the window full or draining: does the oldest work no worker has taken,
+  // or else waits until the front unit is done.
+  void help_or_wait(std::unique_lock<std::mutex>& lock) {
+    if (m_window.front()->done) return;
+    if (!m_pending.empty()) {
+      FleetUnit* unit = m_pending.front();
+      m_pending.pop_front();
+      lock.unlock();
+      do_work(*unit, m_selection);
+      give_back(std::move(unit->text));
+      lock.lock();
+      unit->done = true;
+      return;
+    }
+    m_main_waits = true;
+    m_unit_done.wait(lock, [&] { return m_window.front()->done; });
+    m_main_waits = false;
+  }
+
   void work() {
     std::unique_lock lock(m_mutex);
     while (true) {
+      ++m_idle_workers;
       m_work_ready.wait(lock, [&] { return m_stopping || !m_pending.empty(); });
+      --m_idle_workers;
       if (m_pending.empty()) return;  // stopping, and nothing left
       FleetUnit* unit = m_pending.front();
       m_pending.pop_front();
@@ -116,7 +141,7 @@ class WorkPool {
       give_back(std::move(unit->text));
       lock.lock();
       unit->done = true;
-      m_unit_done.notify_one();
+      if (m_main_waits) m_unit_done.notify_one();
     }
   }
 
@@ -144,6 +169,8 @@ class WorkPool {
   std::deque<std::unique_ptr<FleetUnit>> m_window;  ///< not yet merged, in input order
   std::deque<FleetUnit*> m_pending;                 ///< not yet taken by a worker
   std::size_t m_window_bytes = 0;
+  unsigned m_idle_workers = 0;  ///< workers waiting for work: a new unit wakes one
+  bool m_main_waits = false;    ///< the main thread waits for the front unit: a done unit wakes it
   bool m_stopping = false;
   std::vector<std::thread> m_threads;
 };
@@ -151,12 +178,12 @@ class WorkPool {
 // The main thread's part: opens and reads the inputs in order and hands them over.
 class InputReader {
  public:
-  explicit InputReader(WorkPool& pool) : m_pool(pool), m_buffer(k_chunk_bytes) {}
+  explicit InputReader(WorkPool& pool) : m_pool(pool), m_buffer(k_fleet_chunk_bytes) {}
 
   void read_path(const std::string& path) {
     if (path == "-") {
       InputStream in = InputStream::standard_input();
-      read_stream(in, "-", /*always_line=*/true, {});
+      read_stream(in, "-", /*always_line=*/true);
       return;
     }
     InputClass kind = classify_input(path);
@@ -213,30 +240,25 @@ class InputReader {
       unreadable(path, in.error());
       return;
     }
-    // Read whole when small: the worker cuts it too.
     auto unit = std::make_unique<FleetUnit>();
-    unit->work = FleetUnit::Work::whole_input;
-    unit->text = m_pool.take_buffer();
     unit->events.push_back(begins(path, /*always_line=*/false));
-    while (unit->text.size() <= k_whole_file_bytes) {
-      auto n = in->read(m_buffer);
-      if (!n) {
-        unit->read_error = n.error();
-        break;
-      }
-      if (*n == 0) break;
-      unit->text.append(m_buffer.data(), *n);
-    }
-    if (unit->text.size() <= k_whole_file_bytes || !unit->read_error.empty()) {
+    if (in->size_at_open().value_or(0) <= k_fleet_whole_file_bytes) {
+      // Small (as report files are): read and cut by whichever thread takes it.
+      unit->work = FleetUnit::Work::read_file;
+      unit->text = m_pool.take_buffer();
+      unit->file = std::move(*in);
       submit(std::move(unit));
       return;
     }
-    read_stream(*in, path, /*always_line=*/false, std::move(unit->text));  // a large file: a stream
+    // A large file (reports one after another): a stream, cut here and its reports handed over.
+    flush();
+    m_ready = std::move(unit);
+    read_stream(*in, path, /*always_line=*/false, /*announced=*/true);
   }
 
-  // A stream: cut here, each report handed over on its own. `head` was read from it already.
-  void read_stream(InputStream& in, const std::string& name, bool always_line, std::string head) {
-    event(begins(name, always_line));
+  // A stream: cut here, each report handed over on its own.
+  void read_stream(InputStream& in, const std::string& name, bool always_line, bool announced = false) {
+    if (!announced) event(begins(name, always_line));
     ReportSplitter splitter(k_fleet_max_report_bytes);
     auto sink = [&](const StreamPiece& piece) {
       if (piece.kind == StreamPiece::Kind::problem) {
@@ -250,8 +272,6 @@ class InputReader {
       unit->text.assign(piece.text);
       submit(std::move(unit));
     };
-    splitter.feed(head, sink);
-    std::string().swap(head);
     while (true) {
       auto n = in.read(m_buffer);
       if (!n) {

@@ -1,15 +1,16 @@
 #pragma once
 // Reads the inputs of `gpudoctor fleet` into its tally (issue 27 item 2: seconds for 10,000
-// reports). The main thread opens and reads the inputs in order; the work (cutting an input into
-// reports, fleet/report_splitter, and reducing each to its digest, fleet/report_digest: the
-// units and events of cli/fleet_work) runs on up to `jobs - 1` worker threads; the results reach the
-// tally in input order, so the output is the same, byte for byte, with any number of threads.
-//   - A file of at most k_whole_file_bytes (a report is 60-120 KB) is read whole and given to a
-//     worker, which cuts it and digests its reports.
+// reports). The main thread opens the inputs in order; the work (reading a file, cutting an input
+// into reports, fleet/report_splitter, and reducing each to its digest, fleet/report_digest: the
+// units and events of cli/fleet_work) runs on up to `jobs - 1` worker threads, and on the main
+// thread too while the work in flight is at its bound; the results reach the tally in input
+// order, so the output is the same, byte for byte, with any number of threads.
+//   - A file of at most k_fleet_whole_file_bytes when opened (a report is 60-120 KB) is handed
+//     over unread: a worker reads it whole, cuts it and digests its reports.
 //   - A larger file and standard input stay streams: the main thread reads them in chunks and
 //     cuts them, and each report goes to a worker on its own.
 // Memory is bounded: at most k_window_bytes of input text (and k_window_units pieces of work)
-// are in flight between the reading and the tally; beyond that the reading waits.
+// are in flight between the reading and the tally; beyond that the main thread works or waits.
 
 #include <cstddef>
 #include <string>
@@ -24,10 +25,9 @@ namespace gd {
 unsigned default_fleet_jobs();
 
 /// Reads each input (a file, a folder of *.json and *.jsonl files, or `-` for standard input)
-/// into `tally` on `jobs` threads in all: this one reads the inputs and tells the tally, the
-/// other jobs - 1 cut and digest (0 or 1: all on this thread). The reading is a third of the
-/// work (the kernel's copy of the files), so on two cores one worker beside it does as well as
-/// two, which only contend for the cores (and for the allocator's lock).
+/// into `tally` on `jobs` threads in all: this one opens the inputs, tells the tally and works
+/// when the work in flight is at its bound; the other jobs - 1 read, cut and digest (0 or 1: all
+/// on this thread).
 void read_fleet_inputs(const std::vector<std::string>& paths, FleetTally& tally, const FleetFactSelection& selection,
                        unsigned jobs);
 

@@ -1,6 +1,6 @@
 #include "cli/fleet_work.hpp"
 
-#include "fleet/byte_words.hpp"
+#include <algorithm>
 
 namespace gd {
 namespace {
@@ -34,10 +34,10 @@ FleetEvent problem_event(const StreamPiece& piece) {
 namespace {
 
 /// A whole input that the splitter would cut into one document, as most files are: after an
-/// optional byte order mark and whitespace, '{' or '[' up to the end, with no line inside that
-/// starts with '{' (the splitter cuts there). Whether that document is all of the input (nothing
-/// but whitespace after it) is the reader's to say: the caller falls back to the splitter when it
-/// says no. The document and the line it starts on, or nullopt.
+/// optional byte order mark and whitespace, '{' or '[' up to the end. Whether that document is
+/// all of the input (nothing but whitespace after it), and whether no line inside it starts with
+/// '{' (the splitter would cut there), is the reader's to say: the caller falls back to the
+/// splitter when it says no. The document and the line it starts on, or nullopt.
 std::optional<std::pair<std::string_view, std::int64_t>> lone_document(std::string_view text) {
   std::size_t at = text.starts_with("\xef\xbb\xbf") ? 3 : 0;
   std::int64_t line = 1;
@@ -47,19 +47,43 @@ std::optional<std::pair<std::string_view, std::int64_t>> lone_document(std::stri
   if (at == text.size() || (text[at] != '{' && text[at] != '[')) return std::nullopt;
   std::string_view document = text.substr(at);
   if (document.size() > k_fleet_max_report_bytes) return std::nullopt;
-  if (byte_words::find_pair(document.data(), document.size(), '\n', '{') != document.size()) return std::nullopt;
   return std::pair{document, line};
+}
+
+/// Reads a read_file unit's file into its text, to its end or until the text is larger than
+/// k_fleet_whole_file_bytes (the file grew since it was opened). True when the file was not read
+/// to its end: the caller reads the rest as a stream. A read error is kept in read_error.
+bool read_file_text(FleetUnit& unit) {
+  unit.work = FleetUnit::Work::whole_input;
+  InputStream& file = *unit.file;
+  const std::uint64_t expected = file.size_at_open().value_or(0);
+  while (unit.text.size() <= k_fleet_whole_file_bytes) {
+    // The file's size and one byte more in the first read (the second then says it ended), at
+    // least a chunk's worth when it grew.
+    std::size_t most = k_fleet_chunk_bytes;
+    if (expected >= unit.text.size() && expected - unit.text.size() < k_fleet_whole_file_bytes) {
+      most = std::max<std::size_t>(most / 16, expected - unit.text.size() + 1);
+    }
+    auto n = file.read_append(unit.text, most);
+    if (!n) {
+      unit.read_error = n.error();
+      return false;
+    }
+    if (*n == 0) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
 void do_work(FleetUnit& unit, const FleetFactSelection& selection) {
-  if (unit.work == FleetUnit::Work::whole_input && unit.read_error.empty()) {
+  const bool more = unit.work == FleetUnit::Work::read_file && read_file_text(unit);
+  if (unit.work == FleetUnit::Work::whole_input && unit.read_error.empty() && !more) {
     // A file of one report is read once, by the reader, not by the splitter first.
     if (auto lone = lone_document(unit.text)) {
-      bool valid_json = false;
-      auto digest = digest_report(lone->first, &selection, valid_json);
-      if (valid_json) {
+      bool whole_document = false;
+      auto digest = digest_report(lone->first, &selection, whole_document);
+      if (whole_document) {
         unit.events.push_back(report_event(lone->second, std::move(digest), selection));
         FleetEvent ends;
         ends.kind = FleetEvent::Kind::input_ends;
@@ -80,6 +104,16 @@ void do_work(FleetUnit& unit, const FleetFactSelection& selection) {
       }
     };
     splitter.feed(unit.text, sink);
+    while (more) {  // the rest of a file that grew: a stream (the splitter keeps what it needs)
+      unit.text.clear();
+      auto n = unit.file->read_append(unit.text, k_fleet_chunk_bytes);
+      if (!n) {
+        unit.read_error = n.error();
+        break;
+      }
+      if (*n == 0) break;
+      splitter.feed(unit.text, sink);
+    }
     if (!unit.read_error.empty()) {
       FleetEvent failed;
       failed.kind = FleetEvent::Kind::read_failed;
@@ -91,6 +125,7 @@ void do_work(FleetUnit& unit, const FleetFactSelection& selection) {
     ends.kind = FleetEvent::Kind::input_ends;
     unit.events.push_back(std::move(ends));
   }
+  unit.file.reset();  // closed on the thread that read it
 }
 
 void FleetMerge::apply(FleetEvent& event) {

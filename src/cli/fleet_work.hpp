@@ -13,11 +13,16 @@
 #include "fleet/fleet_tally.hpp"
 #include "fleet/report_digest.hpp"
 #include "fleet/report_splitter.hpp"
+#include "sys/input_files.hpp"
 
 namespace gd {
 
 /// One report (with its capture) at most.
 inline constexpr std::size_t k_fleet_max_report_bytes = 64u << 20;
+/// A file up to this size is read whole and cut in memory; a larger one is read as a stream.
+inline constexpr std::size_t k_fleet_whole_file_bytes = 4u << 20;
+/// The size of one read of a stream.
+inline constexpr std::size_t k_fleet_chunk_bytes = 256u << 10;
 
 // What the reading found, in input order: the tally is told in this order whatever thread
 // found it.
@@ -35,9 +40,14 @@ struct FleetEvent {
 
 // A piece of work, and then its result.
 struct FleetUnit {
-  enum class Work { none, document, whole_input };
+  // read_file: an opened file of at most k_fleet_whole_file_bytes when it was opened, read here
+  // (on the worker: the main thread only opens the files of a folder), then cut as a whole_input;
+  // should it have grown past that, the rest is read and cut as a stream, still here.
+  enum class Work { none, document, whole_input, read_file };
   Work work = Work::none;
-  std::string text;        ///< document: the report; whole_input: the input's bytes
+  std::optional<InputStream> file;  ///< read_file: the file
+  std::string text;        ///< document: the report; whole_input: the input's bytes (read_file: a
+                           ///< buffer to read it into, perhaps with a capacity from an earlier unit)
   std::int64_t line = 1;   ///< document: the line it starts on
   std::string read_error;  ///< whole_input: the read failed after `text` (empty: it did not)
   std::size_t bytes = 0;   ///< text's size when it was handed over (the window's count)

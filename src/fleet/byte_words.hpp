@@ -38,22 +38,4 @@ inline std::uint64_t non_ascii(std::uint64_t w) { return w & k_highs; }
 /// Which byte of the word the lowest flag is in (0-7); `flags` is not 0.
 inline std::size_t first_match(std::uint64_t flags) { return static_cast<std::size_t>(std::countr_zero(flags)) / 8; }
 
-/// Where the byte pair `a` `b` first occurs in `text`, or text.size() (a two-byte memmem).
-inline std::size_t find_pair(const char* text, std::size_t size, unsigned char a, unsigned char b) {
-  std::size_t at = 0;
-  while (at + 9 <= size) {
-    std::uint64_t both = equal(load(text + at), a) & equal(load(text + at + 1), b);
-    while (both != 0) {  // a borrow may flag a false match above a true one of either test: check
-      std::size_t i = at + first_match(both);
-      if (static_cast<unsigned char>(text[i]) == a && static_cast<unsigned char>(text[i + 1]) == b) return i;
-      both &= both - 1;
-    }
-    at += 8;
-  }
-  for (; at + 1 < size; ++at) {
-    if (static_cast<unsigned char>(text[at]) == a && static_cast<unsigned char>(text[at + 1]) == b) return at;
-  }
-  return size;
-}
-
 }  // namespace gd::byte_words

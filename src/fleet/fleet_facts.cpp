@@ -56,9 +56,12 @@ std::optional<std::size_t> FleetFactSelection::add(std::string_view key, std::st
     return std::nullopt;
   }
   if (parsed.per_gpu()) {
-    m_patterns.emplace_back(m_keys.size(), parsed.pattern.find('*'));
+    std::string prefix = parsed.pattern.substr(0, parsed.pattern.find('*'));
+    auto group = std::find_if(m_patterns.begin(), m_patterns.end(), [&](const PatternGroup& g) { return g.prefix == prefix; });
+    if (group == m_patterns.end()) group = m_patterns.insert(m_patterns.end(), PatternGroup{prefix, {}});
+    group->keys.push_back(m_keys.size());
   } else {
-    m_plain.insert(std::upper_bound(m_plain.begin(), m_plain.end(), parsed.pattern), parsed.pattern);
+    m_plain.insert(parsed.pattern);
   }
   m_keys.push_back(std::move(parsed));
   return m_keys.size() - 1;
@@ -72,12 +75,14 @@ std::optional<std::size_t> FleetFactSelection::find(std::string_view key) const 
 }
 
 bool FleetFactSelection::selects(std::string_view name) const {
-  // Called for every fact of every report: the plain names are looked up in their sorted list,
-  // the patterns' literal part before the `*` rules most names out at once.
-  if (std::binary_search(m_plain.begin(), m_plain.end(), name, std::less<>())) return true;
-  for (const auto& [i, star] : m_patterns) {
-    const std::string& pattern = m_keys[i].pattern;
-    if (name.starts_with(std::string_view(pattern).substr(0, star)) && fact_matches(pattern, name)) return true;
+  // Called for every fact of every report: the plain names are looked up by hash, a group's
+  // literal prefix rules most names out for all its patterns at once.
+  if (m_plain.find(name) != m_plain.end()) return true;
+  for (const PatternGroup& group : m_patterns) {
+    if (!name.starts_with(group.prefix)) continue;
+    for (std::size_t i : group.keys) {
+      if (fact_matches(m_keys[i].pattern, name)) return true;
+    }
   }
   return false;
 }

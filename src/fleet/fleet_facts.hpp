@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace gd {
@@ -54,9 +55,19 @@ class FleetFactSelection {
   std::vector<std::optional<std::string>> node_values(const std::vector<DigestFact>& facts) const;
 
  private:
+  // For selects(), called for each of a report's ~500 facts: the plain names hashed, the patterns
+  // grouped by their literal part before the `*` (few: "nvml.device.", "cuda.device.").
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const noexcept { return std::hash<std::string_view>{}(name); }
+  };
+  struct PatternGroup {
+    std::string prefix;                ///< the literal part before the `*`
+    std::vector<std::size_t> keys;     ///< the keys whose pattern starts so
+  };
   std::vector<FleetFactKey> m_keys;
-  std::vector<std::string> m_plain;     ///< the patterns without `*`, sorted (for selects())
-  std::vector<std::pair<std::size_t, std::size_t>> m_patterns;  ///< the keys with a `*` in their pattern, and where
+  std::unordered_set<std::string, NameHash, std::equal_to<>> m_plain;  ///< the patterns without `*`
+  std::vector<PatternGroup> m_patterns;
 };
 
 /// One fact's value as a line of text; nullopt when unknown. `key` filters a list's items.

@@ -33,8 +33,11 @@ enum class JsonScanEnd {
   invalid,   ///< the text is not JSON: see the error
 };
 
+/// With `brace_at_line_start`, it is set when an object opens at the start of a line (after a
+/// '\n'): fleet/report_splitter cuts a stream there, so such a text is not one document to it.
 template <class Handler>
-JsonScanEnd scan_json(std::string_view text, Handler& handler, JsonScanError& error) {
+JsonScanEnd scan_json(std::string_view text, Handler& handler, JsonScanError& error,
+                      bool* brace_at_line_start = nullptr) {
   JsonLexer lex(text);
   std::string key_scratch;
   std::string value_scratch;
@@ -61,6 +64,9 @@ JsonScanEnd scan_json(std::string_view text, Handler& handler, JsonScanError& er
         const int c = lex.next_token_byte();
         switch (c) {
           case '{':
+            if (brace_at_line_start != nullptr && lex.position() > 0 && text[lex.position() - 1] == '\n') {
+              *brace_at_line_start = true;
+            }
             lex.skip_byte();
             if (!handler.open(false)) return JsonScanEnd::stopped;
             open.push_back('{');

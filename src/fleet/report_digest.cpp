@@ -293,16 +293,17 @@ bool is_report_timestamp(std::string_view t) {
 }
 
 std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection) {
-  bool valid_json = false;
-  return digest_report(text, selection, valid_json);
+  bool whole_document = false;
+  return digest_report(text, selection, whole_document);
 }
 
 std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection,
-                                                       bool& valid_json) {
+                                                       bool& whole_document) {
   DigestReader reader(selection);
   JsonScanError error;
-  const JsonScanEnd end = scan_json(text, reader, error);
-  valid_json = end == JsonScanEnd::complete;
+  bool brace_at_line_start = false;
+  const JsonScanEnd end = scan_json(text, reader, error, &brace_at_line_start);
+  whole_document = end == JsonScanEnd::complete && !brace_at_line_start;
   switch (end) {
     case JsonScanEnd::complete: break;
     case JsonScanEnd::invalid: return std::unexpected("not valid JSON: " + json_error_text(text, error));

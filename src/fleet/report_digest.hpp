@@ -41,10 +41,11 @@ struct ReportDigest {
 std::expected<ReportDigest, std::string> digest_report(std::string_view text,
                                                        const FleetFactSelection* selection = nullptr);
 
-/// As above, and whether `text` is one valid JSON document, whatever the digest made of it (false
-/// also when it nests too deep to be read through).
+/// As above, and whether `text` is one valid JSON document in which no line starts with '{' (so
+/// that fleet/report_splitter, too, would read all of it as this one document), whatever the
+/// digest made of it (false also when it nests too deep to be read through).
 std::expected<ReportDigest, std::string> digest_report(std::string_view text, const FleetFactSelection* selection,
-                                                       bool& valid_json);
+                                                       bool& whole_document);
 
 /// At most this many facts of one report are kept (a hostile report may claim 100,000 GPUs).
 inline constexpr std::size_t k_max_digest_facts = 4096;

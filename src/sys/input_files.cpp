@@ -43,11 +43,13 @@ std::string join_path(std::string_view folder, std::string_view name) {
   return out;
 }
 
-/// Why the file at `fd`, just opened, is no input; empty for a regular file.
-std::string check_opened(int fd) {
+/// Why the file at `fd`, just opened, is no input; empty for a regular file, whose size is then
+/// in `size`.
+std::string check_opened(int fd, std::uint64_t& size) {
   struct ::stat st {};
   if (::fstat(fd, &st) != 0) return reason_of(errno);
   if (!S_ISREG(st.st_mode)) return "changed into something other than a regular file while it was opened";
+  size = static_cast<std::uint64_t>(st.st_size);
   return {};
 }
 
@@ -62,11 +64,12 @@ std::expected<InputStream, std::string> open_entry(int dir_fd, const char* name)
     if (errno == ELOOP) return std::unexpected(std::string("changed into a symbolic link while it was opened"));
     return std::unexpected(reason_of(errno));
   }
-  if (std::string refusal = check_opened(fd); !refusal.empty()) {
+  std::uint64_t size = 0;
+  if (std::string refusal = check_opened(fd, size); !refusal.empty()) {
     ::close(fd);
     return std::unexpected(refusal);
   }
-  return InputStream::adopt(fd);
+  return InputStream::adopt(fd, size);
 }
 
 /// Opens `relative` (a path without links, "." or "..", as realpath gives it) beneath the folder
@@ -209,14 +212,14 @@ std::expected<InputStream, std::string> InputStream::open_file(std::string_view 
     ::close(fd);
     return std::unexpected(std::string("changed into something other than a regular file while it was opened"));
   }
-  return InputStream(fd, true);
+  return InputStream(fd, true, static_cast<std::uint64_t>(st.st_size));
 }
 
 InputStream InputStream::standard_input() { return InputStream(STDIN_FILENO, false); }
 
-InputStream InputStream::adopt(int fd) { return InputStream(fd, true); }
+InputStream InputStream::adopt(int fd, std::optional<std::uint64_t> size) { return InputStream(fd, true, size); }
 
-InputStream::InputStream(InputStream&& other) noexcept : m_fd(other.m_fd), m_owned(other.m_owned) {
+InputStream::InputStream(InputStream&& other) noexcept : m_fd(other.m_fd), m_owned(other.m_owned), m_size(other.m_size) {
   other.m_fd = -1;
   other.m_owned = false;
 }
@@ -226,6 +229,7 @@ InputStream& InputStream::operator=(InputStream&& other) noexcept {
     if (m_owned && m_fd >= 0) ::close(m_fd);
     m_fd = other.m_fd;
     m_owned = other.m_owned;
+    m_size = other.m_size;
     other.m_fd = -1;
     other.m_owned = false;
   }
@@ -249,6 +253,18 @@ std::expected<std::size_t, std::string> InputStream::read(std::span<char> buffer
     }
     return std::unexpected(reason_of(errno));
   }
+}
+
+std::expected<std::size_t, std::string> InputStream::read_append(std::string& text, std::size_t most) {
+  const std::size_t before = text.size();
+  std::expected<std::size_t, std::string> result = 0;
+  // The bytes are read straight into the string's new tail (never zero-filled first), which is
+  // then cut to what the read gave.
+  text.resize_and_overwrite(before + most, [&](char* data, std::size_t) {
+    result = read(std::span<char>(data + before, most));
+    return before + (result ? *result : 0);
+  });
+  return result;
 }
 
 std::expected<std::string, std::string> read_whole_input(std::string_view path, std::size_t max_bytes) {

@@ -9,6 +9,8 @@
 // that one bad input is listed and the run goes on.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <expected>
 #include <functional>
 #include <span>
@@ -37,8 +39,9 @@ class InputStream {
   static std::expected<InputStream, std::string> open_file(std::string_view path);
   /// Standard input (the `-` argument). It may be a pipe: reads wait for the writer, as cat's do.
   static InputStream standard_input();
-  /// Takes over `fd`, a regular file opened read-only (the folder walk opens its entries).
-  static InputStream adopt(int fd);
+  /// Takes over `fd`, a regular file opened read-only (the folder walk opens its entries), of
+  /// `size` bytes when it was opened, if known.
+  static InputStream adopt(int fd, std::optional<std::uint64_t> size = std::nullopt);
 
   InputStream(InputStream&& other) noexcept;
   InputStream& operator=(InputStream&& other) noexcept;
@@ -48,11 +51,19 @@ class InputStream {
 
   /// Up to buffer.size() bytes; 0 at the end; the reason on a read error.
   std::expected<std::size_t, std::string> read(std::span<char> buffer);
+  /// As read(), appending up to `most` bytes to `text` in place (no copy through a buffer).
+  std::expected<std::size_t, std::string> read_append(std::string& text, std::size_t most);
+
+  /// A regular file's size when it was opened (it may have grown since: read to the end all the
+  /// same); nullopt for standard input.
+  std::optional<std::uint64_t> size_at_open() const { return m_size; }
 
  private:
-  InputStream(int fd, bool owned) : m_fd(fd), m_owned(owned) {}
+  InputStream(int fd, bool owned, std::optional<std::uint64_t> size = std::nullopt)
+      : m_fd(fd), m_owned(owned), m_size(size) {}
   int m_fd = -1;
   bool m_owned = false;
+  std::optional<std::uint64_t> m_size;
 };
 
 /// Reads a whole regular file of at most `max_bytes` (a pre-flight's --image-config).

@@ -161,6 +161,39 @@ TEST_CASE("json_scan: the handler's open() stops the reading", "[fleet][json_sca
   CHECK(gd::scan_json("[[[1]]]", shallow, error) == gd::JsonScanEnd::complete);
 }
 
+TEST_CASE("json_scan: an object that opens at the start of a line is told (the splitter cuts there)",
+          "[fleet][json_scan]") {
+  auto brace = [](std::string_view text) {
+    TreeHandler handler;
+    gd::JsonScanError error;
+    bool at_line_start = false;
+    CHECK(gd::scan_json(text, handler, error, &at_line_start) == gd::JsonScanEnd::complete);
+    return at_line_start;
+  };
+  CHECK(brace("{\"a\": [\n{}]}"));
+  CHECK(brace("{\"a\":\r\n{\"b\": 1}}"));
+  CHECK_FALSE(brace("{\"a\": [\n {}]}"));    // indented: no report's line starts with '{' inside it
+  CHECK_FALSE(brace("{\"a\": [\n[1]]}"));    // '[' at a line's start is no cut
+  CHECK_FALSE(brace("{\"a\": \"x\\n{\"}"));  // "\n{" escaped inside a string
+  CHECK_FALSE(brace("{}"));                   // the document's own first brace
+}
+
+TEST_CASE("json_scan: the digest's whole_document is false where the splitter would cut the text", "[fleet][digest]") {
+  std::string report = gd::test::replayed_report_json("h200-live-ml", "gpu1", "");
+  bool whole = false;
+  REQUIRE(gd::digest_report(report, nullptr, whole).has_value());
+  CHECK(whole);
+  std::size_t areas = report.find("\"areas\": [");
+  REQUIRE(areas != std::string::npos);
+  std::size_t brace = report.find('{', areas);
+  std::size_t line_start = report.rfind('\n', brace) + 1;
+  report.erase(line_start, brace - line_start);  // the object now opens at its line's start
+  REQUIRE(gd::digest_report(report, nullptr, whole).has_value());  // still a valid report...
+  CHECK_FALSE(whole);                                               // ...but not one piece to the splitter
+  CHECK_FALSE(gd::digest_report("{\"schema_version\": 1", nullptr, whole).has_value());
+  CHECK_FALSE(whole);
+}
+
 TEST_CASE("json_scan: errors name the line and column in nlohmann's words, never the text", "[fleet][json_scan]") {
   CHECK(message_for(R"({"key": AKIAIOSFODNN7EXAMPLE})") ==
         "parse error at line 1, column 9: syntax error while parsing value - invalid literal");
