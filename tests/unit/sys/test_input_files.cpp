@@ -26,6 +26,38 @@ std::string read_all(gd::InputStream& in) {
 
 }  // namespace
 
+TEST_CASE("input files: a file's size when opened; read_append reads into the string's tail", "[sys][input_files]") {
+  gd::test::TempTree tree;
+  tree.file("/a.json", "{\"x\": 1}\n");
+  auto in = gd::InputStream::open_file(tree.at("/a.json"));
+  REQUIRE(in);
+  CHECK(in->size_at_open() == 9u);
+  std::string text = "head:";
+  auto n = in->read_append(text, 4);
+  REQUIRE(n);
+  CHECK(*n == 4);
+  CHECK(text == "head:{\"x\"");
+  n = in->read_append(text, 100);
+  REQUIRE(n);
+  CHECK(*n == 5);
+  CHECK(text == "head:{\"x\": 1}\n");
+  n = in->read_append(text, 100);  // the end: nothing added
+  REQUIRE(n);
+  CHECK(*n == 0);
+  CHECK(text.size() == 14);
+  CHECK_FALSE(gd::InputStream::standard_input().size_at_open().has_value());
+
+  std::vector<std::uint64_t> sizes;
+  gd::walk_input_folder(
+      tree.root(), std::vector<std::string_view>{".json"},
+      [&](const std::string&, std::expected<gd::InputStream, std::string> entry) {
+        REQUIRE(entry);
+        sizes.push_back(entry->size_at_open().value_or(0));
+      },
+      [](const std::string&, const std::string&) {});
+  CHECK(sizes == std::vector<std::uint64_t>{9});
+}
+
 TEST_CASE("input files: a regular file is read in chunks; what is no file says what it is", "[sys][input_files]") {
   gd::test::TempTree tree;
   tree.file("/a.json", "{\"x\": 1}\n");
