@@ -14,6 +14,7 @@ FleetEvent report_event(std::int64_t line, std::expected<ReportDigest, std::stri
   event.line = line;
   if (digest) {
     event.values = selection.node_values(digest->facts);
+    std::vector<DigestFact>().swap(digest->facts);  // the tally needs only their values: freed here, not held
     event.digest = std::move(*digest);
   } else {
     event.text = std::move(digest.error());
