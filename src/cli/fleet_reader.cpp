@@ -52,8 +52,7 @@ class WorkPool {
 
   void submit(std::unique_ptr<FleetUnit> unit) {
     if (m_threads.empty()) {
-      do_work(*unit, m_selection);
-      give_back(std::move(unit->text));
+      work_on(*unit);
       for (FleetEvent& event : unit->events) m_merge.apply(event);
       return;
     }
@@ -116,8 +115,7 @@ class WorkPool {
       FleetUnit* unit = m_pending.front();
       m_pending.pop_front();
       lock.unlock();
-      do_work(*unit, m_selection);
-      give_back(std::move(unit->text));
+      work_on(*unit);
       lock.lock();
       unit->done = true;
       return;
@@ -137,12 +135,20 @@ class WorkPool {
       FleetUnit* unit = m_pending.front();
       m_pending.pop_front();
       lock.unlock();
-      do_work(*unit, m_selection);
-      give_back(std::move(unit->text));
+      work_on(*unit);
       lock.lock();
       unit->done = true;
       if (m_main_waits) m_unit_done.notify_one();
     }
+  }
+
+  // A file handed over unread gets its buffer only now, from the spares: the units waiting in the
+  // window hold none, so the text in memory is the spares' (k_spare_bytes) and the files being
+  // read (one per thread), however many units wait.
+  void work_on(FleetUnit& unit) {
+    if (unit.work == FleetUnit::Work::read_file) unit.text = take_buffer();
+    do_work(unit, m_selection);
+    give_back(std::move(unit.text));
   }
 
   // A unit's text, once worked on: kept for take_buffer() while the spares are few, else freed.
@@ -245,7 +251,6 @@ class InputReader {
     if (in->size_at_open().value_or(0) <= k_fleet_whole_file_bytes) {
       // Small (as report files are): read and cut by whichever thread takes it.
       unit->work = FleetUnit::Work::read_file;
-      unit->text = m_pool.take_buffer();
       unit->file = std::move(*in);
       submit(std::move(unit));
       return;

@@ -9,8 +9,10 @@
 //     over unread: a worker reads it whole, cuts it and digests its reports.
 //   - A larger file and standard input stay streams: the main thread reads them in chunks and
 //     cuts them, and each report goes to a worker on its own.
-// Memory is bounded: at most k_window_bytes of input text (and k_window_units pieces of work)
-// are in flight between the reading and the tally; beyond that the main thread works or waits.
+// Memory is bounded: at most k_window_units pieces of work per job, and k_window_bytes of the
+// streams' reports, are in flight between the reading and the tally (beyond that the main thread
+// works or waits); a file handed over unread gets its buffer only when a thread reads it, so the
+// files' text in memory is one file per thread and the spare buffers kept for reuse.
 
 #include <cstddef>
 #include <string>
