@@ -34,9 +34,11 @@ class WorkPool {
       : m_selection(selection), m_merge(merge), m_max_units(std::max(1u, jobs) * k_window_units_per_job) {
     if (jobs < 2) return;
     try {  // this thread is one of the jobs: it reads, merges, and works when the window is full
+      m_threads.reserve(jobs - 1);
       for (unsigned i = 1; i < jobs; ++i) m_threads.emplace_back([this] { work(); });
-    } catch (const std::system_error&) {
-      // No more threads to be had: those that started do the work (or this thread, if none).
+    } catch (const std::exception&) {
+      // No more threads to be had (std::system_error, or no memory for one): those that started
+      // do the work (or this thread, if none).
     }
   }
   WorkPool(const WorkPool&) = delete;
@@ -56,7 +58,7 @@ class WorkPool {
       for (FleetEvent& event : unit->events) m_merge.apply(event);
       return;
     }
-    unit->bytes = unit->text.size();
+    unit->bytes = unit->text.capacity();  // a short report may sit in a large reused buffer
     std::unique_lock lock(m_mutex);
     m_window_bytes += unit->bytes;
     if (unit->work == FleetUnit::Work::none) {

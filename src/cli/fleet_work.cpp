@@ -59,11 +59,11 @@ bool read_file_text(FleetUnit& unit) {
   InputStream& file = *unit.file;
   const std::uint64_t expected = file.size_at_open().value_or(0);
   while (unit.text.size() <= k_fleet_whole_file_bytes) {
-    // The file's size and one byte more in the first read (the second then says it ended), at
-    // least a chunk's worth when it grew.
+    // The file's size and a little more in the first read, so that the second, which says it
+    // ended, needs no larger buffer (growing it would copy the file); a chunk's worth when it grew.
     std::size_t most = k_fleet_chunk_bytes;
     if (expected >= unit.text.size() && expected - unit.text.size() < k_fleet_whole_file_bytes) {
-      most = std::max<std::size_t>(most / 16, expected - unit.text.size() + 1);
+      most = expected - unit.text.size() + k_fleet_chunk_bytes / 16;
     }
     auto n = file.read_append(unit.text, most);
     if (!n) {

@@ -50,7 +50,7 @@ struct FleetUnit {
                            ///< buffer to read it into, perhaps with a capacity from an earlier unit)
   std::int64_t line = 1;   ///< document: the line it starts on
   std::string read_error;  ///< whole_input: the read failed after `text` (empty: it did not)
-  std::size_t bytes = 0;   ///< text's size when it was handed over (the window's count)
+  std::size_t bytes = 0;   ///< text's capacity when it was handed over (the window's count)
   std::vector<FleetEvent> events;
   bool done = false;
 };
