@@ -6,10 +6,11 @@ JOBS ?= $(shell nproc)
 BUILD ?= build
 BUILD_AARCH64 ?= build-aarch64
 BUILD_SAN ?= build-sanitize
+BUILD_TSAN ?= build-tsan
 FUZZ_SECONDS ?= 60
 TOOLCHAIN_OK := $(BUILD)/.toolchain-ok
 
-.PHONY: all build run test aarch64 sanitize fuzz bench clean lint-rules image release
+.PHONY: all build run test aarch64 sanitize tsan fuzz bench clean lint-rules image release
 
 all: build
 
@@ -43,6 +44,12 @@ aarch64: $(TOOLCHAIN_OK)
 sanitize: $(TOOLCHAIN_OK)
 	@cmake -S . -B $(BUILD_SAN) -DCMAKE_TOOLCHAIN_FILE=toolchain/host-clang-sanitize.cmake >/dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
+
+# The binary under ThreadSanitizer (clang 16): toolchain/host-clang-tsan.cmake. Only gpudoctor;
+# tests/tsan_fleet.sh $(BUILD_TSAN)/gpudoctor runs `gpudoctor fleet`'s threads under it.
+tsan: $(TOOLCHAIN_OK)
+	@cmake -S . -B $(BUILD_TSAN) -DCMAKE_TOOLCHAIN_FILE=toolchain/host-clang-tsan.cmake -DGPUDOCTOR_BUILD_TESTS=OFF >/dev/null
+	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target gpudoctor
 
 # Every test through ctest, including the aarch64 binary under qemu-user; then the unit and
 # replay suites again under the sanitizers, and each fuzz target for a few seconds.
@@ -87,4 +94,4 @@ bench: build
 	@bash bench/run.sh $(BUILD)/gpudoctor
 
 clean:
-	rm -rf $(BUILD) $(BUILD_AARCH64) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_AARCH64) $(BUILD_SAN) $(BUILD_TSAN)
