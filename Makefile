@@ -52,7 +52,8 @@ tsan: $(TOOLCHAIN_OK)
 	@cmake --build $(BUILD_TSAN) -j $(JOBS) --target gpudoctor
 
 # Every test through ctest, including the aarch64 binary under qemu-user; then the unit and
-# replay suites again under the sanitizers, and each fuzz target for a few seconds.
+# replay suites again under the sanitizers, and each fuzz target for a few seconds; last,
+# `gpudoctor fleet`'s threads under ThreadSanitizer (tests/tsan_fleet.sh).
 # Each ctest run is followed by the skips it saw, with their reasons (tests/print_skips.sh), and
 # each phase by its wall time; the times are listed again at the end ($(BUILD)/phase-times.txt).
 PHASE_LOG = $(abspath $(BUILD))/phase-times.txt
@@ -65,8 +66,10 @@ test: $(TOOLCHAIN_OK)
 	@$(PHASE) "x86_64 tests build" cmake --build $(BUILD) -j $(JOBS)
 	@$(PHASE) "x86_64 ctest" bash -c 'cd $(BUILD) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD)); exit $$status'
 	@$(PHASE) "sanitizer ctest" bash -c 'cd $(BUILD_SAN) && ctest --output-on-failure -j $(JOBS); status=$$?; bash $(CURDIR)/tests/print_skips.sh $(abspath $(BUILD_SAN)); exit $$status'
+	@$(PHASE) "thread sanitizer build" $(MAKE) tsan
+	@$(PHASE) "fleet threads under TSan" bash tests/tsan_fleet.sh $(BUILD_TSAN)/gpudoctor $(BUILD)/gpudoctor
 	@echo "make test: phases (wall):"; sed 's/^/  /' $(PHASE_LOG); \
-	  for b in $(BUILD) $(BUILD_AARCH64) $(BUILD_SAN); do [ -f $$b/ccache-stats.log ] && \
+	  for b in $(BUILD) $(BUILD_AARCH64) $(BUILD_SAN) $(BUILD_TSAN); do [ -f $$b/ccache-stats.log ] && \
 	    echo "  $$b: compile cache $$(grep -c '^[a-z_]*cache_hit$$' $$b/ccache-stats.log) hits, $$(grep -c '^cache_miss$$' $$b/ccache-stats.log) misses (since the folder was made)"; done; true
 
 # Every fuzz target for FUZZ_SECONDS (default 60) each, from the seeds (made from the fixtures
