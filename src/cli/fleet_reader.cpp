@@ -114,12 +114,7 @@ class WorkPool {
   void help_or_wait(std::unique_lock<std::mutex>& lock) {
     if (m_window.front()->done) return;
     if (!m_pending.empty()) {
-      FleetUnit* unit = m_pending.front();
-      m_pending.pop_front();
-      lock.unlock();
-      work_on(*unit);
-      lock.lock();
-      unit->done = true;
+      work_on_oldest_pending(lock);
       return;
     }
     m_main_waits = true;
@@ -134,14 +129,20 @@ class WorkPool {
       m_work_ready.wait(lock, [&] { return m_stopping || !m_pending.empty(); });
       --m_idle_workers;
       if (m_pending.empty()) return;  // stopping, and nothing left
-      FleetUnit* unit = m_pending.front();
-      m_pending.pop_front();
-      lock.unlock();
-      work_on(*unit);
-      lock.lock();
-      unit->done = true;
+      work_on_oldest_pending(lock);
       if (m_main_waits) m_unit_done.notify_one();
     }
+  }
+
+  // Takes the oldest unit no thread has taken and works on it, without the lock meanwhile; it is
+  // done when this returns (with the lock held again).
+  void work_on_oldest_pending(std::unique_lock<std::mutex>& lock) {
+    FleetUnit* unit = m_pending.front();
+    m_pending.pop_front();
+    lock.unlock();
+    work_on(*unit);
+    lock.lock();
+    unit->done = true;
   }
 
   // A file handed over unread gets its buffer only now, from the spares: the units waiting in the
