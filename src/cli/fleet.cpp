@@ -13,6 +13,7 @@
 #include "cli/cli_error.hpp"
 #include "cli/commands.hpp"
 #include "cli/fleet_reader.hpp"
+#include "cli/fleet_work.hpp"
 #include "cli/stdout_sink.hpp"
 #include "core/exit_code.hpp"
 #include "fleet/bounded_text.hpp"
@@ -24,11 +25,6 @@
 #include "sys/input_files.hpp"
 
 namespace gd {
-namespace {
-
-constexpr std::size_t k_max_report_bytes = 64u << 20;  // a --reference file at most (a report, with its capture)
-
-}  // namespace
 
 CLI::App* add_fleet_command(CLI::App& app, FleetOptions& options) {
   CLI::App* fleet = app.add_subcommand("fleet", "group many nodes' --json reports by root cause (files, folders, - for stdin)");
@@ -56,7 +52,7 @@ int run_fleet(const FleetOptions& options) {
   FleetFactSelection selection = FleetFactSelection::curated();
   FleetComparison comparison;
   if (!options.reference.empty()) {
-    auto text = read_whole_input(options.reference, k_max_report_bytes);
+    auto text = read_whole_input(options.reference, k_fleet_max_report_bytes);  // a report, with its capture
     if (!text) return usage_error("--reference " + printable(options.reference) + ": " + text.error());
     auto reference = read_fleet_reference(*text, selection);
     if (!reference) return usage_error("--reference " + printable(options.reference) + ": " + reference.error());

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "fleet/byte_words.hpp"
+#include "util/text_codec.hpp"
 
 namespace gd {
 namespace {
@@ -85,26 +86,6 @@ std::string json_error_text(std::string_view text, const JsonScanError& error) {
   }
   return "parse error at line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1) + ": " +
          error.message;
-}
-
-std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
-  auto byte = [&](std::size_t i) -> int {
-    return at + i < text.size() ? static_cast<unsigned char>(text[at + i]) : -1;
-  };
-  auto in = [](int c, int lo, int hi) { return c >= lo && c <= hi; };
-  const int b0 = byte(0);
-  if (in(b0, 0xc2, 0xdf)) return in(byte(1), 0x80, 0xbf) ? 2 : 0;
-  if (in(b0, 0xe0, 0xef)) {
-    const int lo = b0 == 0xe0 ? 0xa0 : 0x80;
-    const int hi = b0 == 0xed ? 0x9f : 0xbf;  // ED A0..BF would be a surrogate
-    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xbf) ? 3 : 0;
-  }
-  if (in(b0, 0xf0, 0xf4)) {
-    const int lo = b0 == 0xf0 ? 0x90 : 0x80;
-    const int hi = b0 == 0xf4 ? 0x8f : 0xbf;  // past U+10FFFF otherwise
-    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xbf) && in(byte(3), 0x80, 0xbf) ? 4 : 0;
-  }
-  return 0;  // a continuation byte, C0, C1, F5..FF
 }
 
 bool json_number_is_finite(std::string_view number) {

@@ -81,10 +81,6 @@ class JsonLexer {
   bool m_error_is_range = false;  ///< a number too large for a double: not a syntax error
 };
 
-/// The length of the well-formed UTF-8 sequence of 2 to 4 bytes at `text[at]` (Unicode's table
-/// 3-7: no overlong form, no surrogate, nothing past U+10FFFF), 0 when it is ill-formed.
-std::size_t utf8_sequence_length(std::string_view text, std::size_t at);
-
 /// Whether a number's text (by the JSON grammar) is finite as a double; nlohmann refuses one that
 /// is not ("number overflow"). Converts only when the digits and exponent leave it in doubt.
 bool json_number_is_finite(std::string_view number);

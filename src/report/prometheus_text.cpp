@@ -4,30 +4,12 @@
 #include <cstdio>
 
 #include "util/secret_scrub.hpp"
+#include "util/text_codec.hpp"
 
 namespace gd {
 namespace {
 
 constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
-
-/// Length of the well-formed UTF-8 sequence at text[i], or 0 when it is not one (overlong
-/// forms, surrogates and values above U+10FFFF included, as Go's utf8.ValidString rejects them).
-std::size_t utf8_sequence(std::string_view text, std::size_t i) {
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char c = byte(i);
-  if (c < 0x80) return 1;
-  std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-  if (n == 0 || c > 0xF4 || i + n > text.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-  }
-  unsigned char d = byte(i + 1);
-  if (c == 0xE0 && d < 0xA0) return 0;  // overlong
-  if (c == 0xED && d > 0x9F) return 0;  // surrogates
-  if (c == 0xF0 && d < 0x90) return 0;  // overlong
-  if (c == 0xF4 && d > 0x8F) return 0;  // above U+10FFFF
-  return n;
-}
 
 }  // namespace
 
@@ -36,7 +18,7 @@ std::string prom_escape_label_value(std::string_view value) {
   out.reserve(value.size());
   for (std::size_t i = 0; i < value.size();) {
     char c = value[i];
-    std::size_t n = utf8_sequence(value, i);
+    std::size_t n = utf8_sequence_length(value, i);
     if (n == 0) {
       out += k_replacement;
       ++i;

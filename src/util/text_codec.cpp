@@ -4,43 +4,32 @@
 
 namespace gd {
 
+std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
+  auto byte = [&](std::size_t i) -> int {
+    return at + i < text.size() ? static_cast<unsigned char>(text[at + i]) : -1;
+  };
+  auto in = [](int c, int lo, int hi) { return c >= lo && c <= hi; };
+  const int b0 = byte(0);
+  if (in(b0, 0x00, 0x7f)) return 1;
+  if (in(b0, 0xc2, 0xdf)) return in(byte(1), 0x80, 0xbf) ? 2 : 0;
+  if (in(b0, 0xe0, 0xef)) {
+    const int lo = b0 == 0xe0 ? 0xa0 : 0x80;  // E0 80..9F would be overlong
+    const int hi = b0 == 0xed ? 0x9f : 0xbf;  // ED A0..BF would be a surrogate
+    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xbf) ? 3 : 0;
+  }
+  if (in(b0, 0xf0, 0xf4)) {
+    const int lo = b0 == 0xf0 ? 0x90 : 0x80;  // F0 80..8F would be overlong
+    const int hi = b0 == 0xf4 ? 0x8f : 0xbf;  // past U+10FFFF otherwise
+    return in(byte(1), lo, hi) && in(byte(2), 0x80, 0xbf) && in(byte(3), 0x80, 0xbf) ? 4 : 0;
+  }
+  return 0;  // a continuation byte, C0, C1, F5..FF, or the end of the text
+}
+
 bool is_valid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    auto c = static_cast<unsigned char>(text[i]);
-    std::size_t extra = 0;
-    std::uint32_t code = 0;
-    if (c < 0x80) {
-      ++i;
-      continue;
-    } else if ((c & 0xE0) == 0xC0) {
-      extra = 1;
-      code = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      extra = 2;
-      code = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      extra = 3;
-      code = c & 0x07;
-    } else {
-      return false;
-    }
-    if (i + extra >= text.size()) {
-      return false;
-    }
-    for (std::size_t k = 1; k <= extra; ++k) {
-      auto cc = static_cast<unsigned char>(text[i + k]);
-      if ((cc & 0xC0) != 0x80) {
-        return false;
-      }
-      code = (code << 6) | (cc & 0x3F);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are invalid.
-    if ((extra == 1 && code < 0x80) || (extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000) ||
-        code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-      return false;
-    }
-    i += extra + 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);
+    if (n == 0) return false;
+    i += n;
   }
   return true;
 }

@@ -42,6 +42,19 @@ TEST_CASE("utf-8: valid text of every sequence length", "[util][text_codec]") {
   CHECK(is_valid_utf8("a\0b"sv));          // NUL is a valid character
 }
 
+TEST_CASE("utf-8: the length of the sequence at a place, 0 where it is ill-formed", "[util][text_codec]") {
+  using gd::utf8_sequence_length;
+  CHECK(utf8_sequence_length("a\xC2\xB7", 0) == 1);
+  CHECK(utf8_sequence_length("a\xC2\xB7", 1) == 2);
+  CHECK(utf8_sequence_length("[\xE2\x9C\x93]", 1) == 3);
+  CHECK(utf8_sequence_length("\xF0\x9F\x98\x80!", 0) == 4);
+  CHECK(utf8_sequence_length("a\xC2\xB7", 2) == 0);     // a continuation byte
+  CHECK(utf8_sequence_length("\xE2\x9C", 0) == 0);      // cut by the end of the text
+  CHECK(utf8_sequence_length("\xE0\x9F\xBF", 0) == 0);  // overlong
+  CHECK(utf8_sequence_length("\xED\xA0\x80", 0) == 0);  // a surrogate
+  CHECK(utf8_sequence_length("\xF4\x90\x80\x80", 0) == 0);  // past U+10FFFF
+}
+
 TEST_CASE("utf-8: overlong forms are refused", "[util][text_codec]") {
   CHECK_FALSE(is_valid_utf8("\xC0\xAF"));              // '/' in two bytes
   CHECK_FALSE(is_valid_utf8("\xC1\xBF"));              // U+007F in two bytes
