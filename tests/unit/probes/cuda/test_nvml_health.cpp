@@ -229,14 +229,10 @@ TEST_CASE("nvml health: an all-zero cluster UUID (a single-node NVSwitch system)
           "[probes][nvml_health]") {
   // HGX H100 with the fabric manager: registered (state completed), clusterUuid all zero. Every such
   // node would "share" it; the fleet must not read them as one multi-node domain.
-  auto reply = gd::parse_helper_reply(
-      "gpudoctor-helper\t1.4\nnvml.dlopen\tok\nnvml.init.result\t0\nnvml.device_count\t1\n"
-      "nvml.device.0.pci_bus_id\t00000000:18:00.0\nnvml.device.0.fabric.state\t3\nnvml.device.0.fabric.status\t0\n"
-      "nvml.device.0.fabric.clique_id\t0\nnvml.device.0.fabric.cluster_uuid\t00000000-0000-0000-0000-000000000000\n"
-      "nvml.stage\tdone\nend\tok\n");
-  REQUIRE(reply);
-  gd::FactSet facts;
-  gd::record_nvml_health(*reply, facts);
+  ScopedEnv fabric("FAKE_NVML_FABRIC", "3,0,0,0");
+  ScopedEnv cluster("FAKE_NVML_FABRIC_CLUSTER", "00000000-0000-0000-0000-000000000000");
+  ScopedEnv clique("FAKE_NVML_FABRIC_CLIQUE", "0");
+  gd::FactSet facts = health_facts();
   CHECK(state_of(facts, "nvml.device.0.fabric.cluster_uuid"_fact) == gd::FactState::absent);
   CHECK(facts.get_string("nvml.device.0.fabric.state"_fact) == "completed");
   CHECK(facts.get_int("nvml.device.0.fabric.clique_id"_fact) == 0);
