@@ -179,6 +179,9 @@ std::vector<std::string> reason_names(std::int64_t bits) {
 }
 
 constexpr std::array<std::string_view, 5> k_fabric_states = {"not-supported", "not-started", "in-progress", "completed", "?"};
+// The cluster UUID NVML gives a GPU registered with no multi-node NVLink domain (torchcomms #1385,
+// flashinfer #2626: single-node NVSwitch systems report the completed state with it).
+constexpr std::string_view k_no_cluster_uuid = "00000000-0000-0000-0000-000000000000";
 
 /// The problems a fabric health mask reports (2-bit fields, value 1 = TRUE; nvml.h 580+).
 std::vector<std::string> fabric_problems(std::int64_t mask) {
@@ -446,7 +449,13 @@ void record_nvml_health(const HelperReply& reply, FactSet& facts) {
       // the nodes of one multi-node NVLink domain share the cluster UUID (for the fleet to compare).
       if (state == 3) {
         if (auto it = dev.health.find("fabric.cluster_uuid"); it != dev.health.end()) {
-          facts.set(key("fabric.cluster_uuid"), it->second, k_source);
+          // All zero: registered, but in no multi-node domain (a single-node NVSwitch system such as
+          // HGX H100). Every such node would "share" it, so it is no domain to compare.
+          if (it->second == k_no_cluster_uuid) {
+            facts.set_absent(key("fabric.cluster_uuid"), k_source, "all zero: no multi-node NVLink domain");
+          } else {
+            facts.set(key("fabric.cluster_uuid"), it->second, k_source);
+          }
         } else {
           facts.set_unknown(key("fabric.cluster_uuid"), "not reported by the helper (protocol 1.4)", k_source);
         }

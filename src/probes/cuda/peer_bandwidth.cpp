@@ -7,36 +7,16 @@
 #include <vector>
 
 #include "core/fact_key.hpp"
-#include "probes/cuda/cuda_result_names.hpp"
+#include "probes/cuda/peer_scope.hpp"
 
 namespace gd {
 namespace {
 
 constexpr std::string_view k_src = "helper:peer-bandwidth";
-constexpr int k_all_pairs_max_gpus = 8;  // as the helper's cuda_peer.c
 
-bool in_scope(int a, int b, int n) { return a != b && (n <= k_all_pairs_max_gpus || a + 1 == b || b + 1 == a); }
-
-/// "GPU 0 (0000:18:00.0)".
-std::string gpu_name(const HelperReply& reply, int index) {
-  for (const HelperCudaDevice& device : reply.cuda_devices) {
-    if (device.index == index && device.pci_bus_id) return fmt::format("GPU {} ({})", index, *device.pci_bus_id);
-  }
-  return fmt::format("GPU {}", index);
-}
-
-const HelperPeerPair* pair_of(const HelperReply& reply, int a, int b) {
-  auto it = std::find_if(reply.peer_pairs.begin(), reply.peer_pairs.end(),
-                         [&](const HelperPeerPair& p) { return p.source == a && p.destination == b; });
-  return it == reply.peer_pairs.end() ? nullptr : &*it;
-}
-
-/// "cuMemcpyPeerAsync: 700 CUDA_ERROR_ILLEGAL_ADDRESS".
+/// "cuMemcpyPeerAsync failed: 700 CUDA_ERROR_ILLEGAL_ADDRESS".
 std::string failed_call_text(const HelperPeerPair& pair) {
-  int code = pair.bandwidth.result.value_or(-1);
-  std::string_view name = pair.bandwidth.name ? std::string_view(*pair.bandwidth.name) : cuda_result_name(code);
-  std::string result = name.empty() ? std::to_string(code) : fmt::format("{} {}", code, name);
-  return fmt::format("{} failed: {}", pair.bandwidth_call.value_or("a timed copy"), result);
+  return fmt::format("{} failed: {}", pair.bandwidth_call.value_or("a timed copy"), peer_call_text(pair.bandwidth));
 }
 
 /// Why a proven pair has no figure when the reply has none of its bandwidth lines: its source's
@@ -84,7 +64,7 @@ void record_peer_bandwidth(const HelperReply& reply, FactSet& facts, int gpus) {
   std::vector<std::string> not_measured;
   for (int a = 0; a < gpus; ++a) {
     for (int b = 0; b < gpus; ++b) {
-      if (!in_scope(a, b, gpus)) continue;
+      if (!in_peer_scope(a, b, gpus)) continue;
       const std::string name_text = fmt::format("p2p.pair.{}.{}.bandwidth_mb_per_s", a, b);
       const std::string status_name = fmt::format("p2p.pair.{}.{}.status", a, b);
       const FactName name = FactName::unchecked(name_text);  // a view: the strings above hold it
@@ -93,8 +73,8 @@ void record_peer_bandwidth(const HelperReply& reply, FactSet& facts, int gpus) {
         facts.set_absent(name, src, fmt::format("no timed copies: the pair is {}", status.value_or("not known")));
         continue;
       }
-      std::string pair_text = fmt::format("{} -> {}", gpu_name(reply, a), gpu_name(reply, b));
-      const HelperPeerPair* pair = pair_of(reply, a, b);
+      std::string pair_text = peer_pair_name(reply, a, b);
+      const HelperPeerPair* pair = find_peer_pair(reply, a, b);
       std::string why;
       std::optional<std::int64_t> figure;
       if (pair && pair->bandwidth_copies && pair->bandwidth_elapsed_ns) {

@@ -8,14 +8,13 @@
 #include <vector>
 
 #include "core/fact_key.hpp"
-#include "probes/cuda/cuda_result_names.hpp"
 #include "probes/cuda/peer_bandwidth.hpp"
+#include "probes/cuda/peer_scope.hpp"
 
 namespace gd {
 namespace {
 
 constexpr std::string_view k_src = "helper:peer";
-constexpr int k_all_pairs_max_gpus = 8;  // as the helper's cuda_peer.c
 constexpr int k_already_enabled = 704;   // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: enabled
 constexpr std::uint32_t k_slot_fill = 0x0badf00d;  // what a receive slot held before the copy
 
@@ -58,31 +57,6 @@ std::string short_bus_id(std::string_view bus_id) {
   return out;
 }
 
-const HelperCudaDevice* cuda_device(const HelperReply& reply, int index) {
-  auto it = std::find_if(reply.cuda_devices.begin(), reply.cuda_devices.end(),
-                         [index](const HelperCudaDevice& d) { return d.index == index; });
-  return it == reply.cuda_devices.end() ? nullptr : &*it;
-}
-
-/// "GPU 0 (0000:18:00.0)".
-std::string gpu_name(const HelperReply& reply, int index) {
-  const HelperCudaDevice* device = cuda_device(reply, index);
-  if (device && device->pci_bus_id) return fmt::format("GPU {} ({})", index, *device->pci_bus_id);
-  return fmt::format("GPU {}", index);
-}
-
-std::string pair_name(const HelperReply& reply, int a, int b) {
-  return fmt::format("{} -> {}", gpu_name(reply, a), gpu_name(reply, b));
-}
-
-/// "711 CUDA_ERROR_TOO_MANY_PEERS".
-std::string code_text(const HelperCall& call) {
-  int code = call.result.value_or(-1);
-  if (call.error) return *call.error;
-  std::string_view name = call.name ? std::string_view(*call.name) : cuda_result_name(code);
-  return name.empty() ? std::to_string(code) : fmt::format("{} {}", code, name);
-}
-
 bool failed(const HelperCall& call) { return call.result && *call.result != 0; }
 
 /// Why a GPU's side of a pair stopped, from its own record: its pair thread stuck or crashed, or
@@ -98,7 +72,7 @@ std::string thread_note(const HelperReply& reply, int index, int destination) {
     if (source.stuck) return fmt::format("not reached: GPU {}'s pairs hung before it (in {})", index, *source.stuck);
     if (source.crashed) return fmt::format("not reached: the driver crashed in GPU {}'s pairs before it ({})", index, *source.crashed);
   }
-  if (const HelperCudaDevice* device = cuda_device(reply, index)) {
+  if (const HelperCudaDevice* device = find_cuda_device(reply, index)) {
     if (device->stuck) return fmt::format("GPU {}'s own proof hung (still in {})", index, *device->stuck);
     if (device->crashed) return fmt::format("the driver crashed in GPU {}'s own proof ({})", index, *device->crashed);
   }
@@ -107,15 +81,15 @@ std::string thread_note(const HelperReply& reply, int index, int destination) {
 
 /// The context failure of a GPU whose own proof failed: another job's GPU reads 46 here.
 std::string own_failure_note(const HelperReply& reply, int index) {
-  const HelperCudaDevice* device = cuda_device(reply, index);
-  if (device && failed(device->context)) return fmt::format(" (GPU {}'s context: {})", index, code_text(device->context));
+  const HelperCudaDevice* device = find_cuda_device(reply, index);
+  if (device && failed(device->context)) return fmt::format(" (GPU {}'s context: {})", index, peer_call_text(device->context));
   return {};
 }
 
 /// The NVML pair of the same two GPUs, matched by bus id (CUDA's and NVML's indices may differ).
 const HelperNvmlPeerPair* nvml_pair(const HelperReply& reply, int a, int b) {
-  const HelperCudaDevice* da = cuda_device(reply, a);
-  const HelperCudaDevice* db = cuda_device(reply, b);
+  const HelperCudaDevice* da = find_cuda_device(reply, a);
+  const HelperCudaDevice* db = find_cuda_device(reply, b);
   if (!da || !db || !da->pci_bus_id || !db->pci_bus_id) return nullptr;
   auto nvml_index = [&](const std::string& bus) -> std::optional<int> {
     for (const HelperNvmlDevice& d : reply.nvml_devices) {
@@ -193,7 +167,7 @@ void compare_with_nvml(const HelperReply& reply, const HelperPeerPair& pair, Pai
   bool nvml_access = *p->read == 0 && *p->write == 0;
   if (nvml_access == (*pair.can_access != 0)) return;
   sums.mismatch.push_back(fmt::format("{}: CUDA says {}, NVML says read {}, write {}",
-                                      pair_name(reply, pair.source, pair.destination),
+                                      peer_pair_name(reply, pair.source, pair.destination),
                                       *pair.can_access ? "peer access" : "no peer access", p2p_status_text(*p->read),
                                       p2p_status_text(*p->write)));
 }
@@ -211,7 +185,7 @@ PairVerdict judge(const HelperReply& reply, int a, int b, const HelperPeerPair* 
   };
   if (!pair) return stopped("before cuDeviceCanAccessPeer");
   if (pair->can_access_call.result) {
-    return {"not-tested", fmt::format("cuDeviceCanAccessPeer failed: {}", code_text(pair->can_access_call))};
+    return {"not-tested", fmt::format("cuDeviceCanAccessPeer failed: {}", peer_call_text(pair->can_access_call))};
   }
   if (!pair->can_access) return stopped("in cuDeviceCanAccessPeer");
   if (*pair->can_access == 0) return {"no-access", "cuDeviceCanAccessPeer: no peer access"};
@@ -225,13 +199,13 @@ PairVerdict judge(const HelperReply& reply, int a, int b, const HelperPeerPair* 
   }
   if (!pair->enable.result) return stopped("in cuCtxEnablePeerAccess");
   if (*pair->enable.result != 0 && *pair->enable.result != k_already_enabled) {
-    return {"enable-failed", fmt::format("cuCtxEnablePeerAccess: {}", code_text(pair->enable))};
+    return {"enable-failed", fmt::format("cuCtxEnablePeerAccess: {}", peer_call_text(pair->enable))};
   }
   const std::pair<std::string_view, const HelperCall*> calls[] = {
       {"cuMemcpyPeer", &pair->copy}, {"cuCtxSynchronize after the copy", &pair->sync}, {"cuMemcpyDtoH of the copy", &pair->readback}};
   for (const auto& [what, call] : calls) {
     if (!call->result) return stopped(fmt::format("in {}", what));
-    if (*call->result != 0) return {"copy-failed", fmt::format("{}: {}", what, code_text(*call))};
+    if (*call->result != 0) return {"copy-failed", fmt::format("{}: {}", what, peer_call_text(*call))};
   }
   if (!pair->check) return stopped("in the check");
   if (*pair->check == "ok") return {"proven", "every element arrived"};
@@ -243,7 +217,7 @@ PairVerdict judge(const HelperReply& reply, int a, int b, const HelperPeerPair* 
 }
 
 void count_verdict(const HelperReply& reply, int a, int b, const PairVerdict& verdict, PairSums& sums) {
-  std::string name = pair_name(reply, a, b);
+  std::string name = peer_pair_name(reply, a, b);
   const std::string& s = verdict.status;
   if (s != "no-access" && !(s == "not-tested" && verdict.detail.starts_with("cuDeviceCanAccessPeer"))) ++sums.with_access;
   if (s == "proven" || s == "wrong" || s == "enable-failed" || s == "copy-failed") ++sums.tested;
@@ -290,8 +264,6 @@ void set_no_pairs(FactSet& facts, std::int64_t gpus) {
   set_sums(facts, PairSums{}, gpus);
 }
 
-bool in_scope(int a, int b, int n) { return a != b && (n <= k_all_pairs_max_gpus || a + 1 == b || b + 1 == a); }
-
 }  // namespace
 
 void record_no_peer_pairs(FactSet& facts, const std::string& why, const std::string& source) {
@@ -333,11 +305,9 @@ void record_peer_pairs(const HelperReply& reply, FactSet& facts, const std::stri
   PairSums sums;
   for (int a = 0; a < n; ++a) {
     for (int b = 0; b < n; ++b) {
-      if (!in_scope(a, b, n)) continue;
+      if (!in_peer_scope(a, b, n)) continue;
       ++sums.pairs;
-      auto it = std::find_if(reply.peer_pairs.begin(), reply.peer_pairs.end(),
-                             [&](const HelperPeerPair& p) { return p.source == a && p.destination == b; });
-      const HelperPeerPair* pair = it == reply.peer_pairs.end() ? nullptr : &*it;
+      const HelperPeerPair* pair = find_peer_pair(reply, a, b);
       PairVerdict verdict = judge(reply, a, b, pair, not_reached);
       count_verdict(reply, a, b, verdict, sums);
       if (pair) compare_with_nvml(reply, *pair, sums);

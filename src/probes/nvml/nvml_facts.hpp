@@ -58,7 +58,8 @@ inline constexpr FactSpec k_nvml_facts[] = {
     FactSpec{"nvml.device.*.fabric.health", T::list, "fabric health problems (bandwidth degraded, route unhealthy, ...)"},
     FactSpec{"nvml.device.*.fabric.cluster_uuid", T::string,
              "the NVLink domain the fabric manager registered the GPU in (nvmlGpuFabricInfo clusterUuid), once registration "
-             "completed: the GPUs of the nodes of one multi-node NVLink domain share it"},
+             "completed: the GPUs of the nodes of one multi-node NVLink domain share it; absent when NVML gives all zeros "
+             "(registered in no multi-node domain: a single-node NVSwitch system)"},
     FactSpec{"nvml.device.*.fabric.clique_id", T::integer,
              "the GPU's NVLink partition (clique) within that domain (nvmlGpuFabricInfo cliqueId), once registration completed"},
     // The health sums the rules test: 'GPU N (bus): detail' for each GPU concerned, with the

@@ -27,7 +27,7 @@ std::string gb_per_s(std::int64_t mb_per_s) { return fmt::format("{:.1f} GB/s", 
 
 /// --p2p-bandwidth: "bandwidth 38.2 GB/s min, 41.0 GB/s median (56 pairs)" in the summary, the
 /// slowest pair and the pairs without a figure as details; nothing when it was not asked for.
-void add_bandwidth(AreaLine& line, std::vector<std::string>& parts, const FactSet& facts) {
+void add_bandwidth(std::vector<std::string>& parts, const FactSet& facts) {
   std::optional<std::int64_t> measured = facts.get_int("p2p.bandwidth_pairs_measured"_fact);
   if (!measured) return;
   std::optional<std::int64_t> min = facts.get_int("p2p.bandwidth_mb_per_s_min"_fact);
@@ -89,7 +89,7 @@ AreaLine p2p_overview_line(const Layer& layer, const FactSet& facts, const std::
   for (const auto& [name, what] : others) {
     if (std::int64_t n = count_of(facts, name); n > 0) parts.push_back(fmt::format("{} {}", n, what));
   }
-  add_bandwidth(line, parts, facts);
+  add_bandwidth(parts, facts);
   line.summary = fmt::format("{}", fmt::join(parts, ", "));
   add_details(line, facts, "p2p.pairs_wrong"_fact, "data wrong");
   add_details(line, facts, "p2p.pairs_enable_failed"_fact, "enable failed");

@@ -112,6 +112,29 @@ TEST_CASE("pair bandwidth: a GPU without 8 MiB free skips its pairs with the rea
   }
 }
 
+TEST_CASE("pair bandwidth: a timed-copy call that fails is named with its result; the next pairs still get their turn",
+          "[helper][peer][bandwidth]") {
+  ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "3");
+  ScopedEnv event("FAKE_CUDA_EVENT_RESULT", "2");  // cuEventCreate: CUDA_ERROR_OUT_OF_MEMORY
+  gd::HelperRequest request = bandwidth_request();
+  request.timeout_ms = 5000;
+  gd::HelperOutcome outcome = run(request);
+  REQUIRE(outcome.status == Status::finished);
+  CHECK(outcome.duration_ms < 2000);  // a failed pair gives its turn back
+  gd::HelperReply reply = parsed(outcome);
+  CHECK(reply.complete);
+  REQUIRE(reply.peer_pairs.size() == 6);
+  for (const gd::HelperPeerPair& pair : reply.peer_pairs) {
+    INFO(pair.source << " -> " << pair.destination);
+    CHECK(pair.check == "ok");  // the proof's own copy is not the timed one
+    CHECK(pair.bandwidth_call == "cuEventCreate");
+    CHECK(pair.bandwidth.result == 2);
+    CHECK(pair.bandwidth.name == "CUDA_ERROR_OUT_OF_MEMORY");
+    CHECK_FALSE(pair.bandwidth_copies.has_value());
+  }
+  for (const gd::HelperPeerSource& source : reply.peer_sources) CHECK(source.steps.last == "done");
+}
+
 TEST_CASE("pair bandwidth: a crash in one pair's timed copies neither hangs the others nor keeps the turn",
           "[helper][peer][bandwidth]") {
   ScopedEnv count("FAKE_CUDA_DEVICE_COUNT", "3");

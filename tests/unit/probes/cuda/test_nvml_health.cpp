@@ -225,6 +225,19 @@ TEST_CASE("nvml health: a 1.3 reply of a registered GPU has no cluster UUID: unk
   CHECK(facts.get_int("nvml.device.0.fabric.clique_id"_fact) == 32766);
 }
 
+TEST_CASE("nvml health: an all-zero cluster UUID (a single-node NVSwitch system) is no NVLink domain",
+          "[probes][nvml_health]") {
+  // HGX H100 with the fabric manager: registered (state completed), clusterUuid all zero. Every such
+  // node would "share" it; the fleet must not read them as one multi-node domain.
+  ScopedEnv fabric("FAKE_NVML_FABRIC", "3,0,0,0");
+  ScopedEnv cluster("FAKE_NVML_FABRIC_CLUSTER", "00000000-0000-0000-0000-000000000000");
+  ScopedEnv clique("FAKE_NVML_FABRIC_CLIQUE", "0");
+  gd::FactSet facts = health_facts();
+  CHECK(state_of(facts, "nvml.device.0.fabric.cluster_uuid"_fact) == gd::FactState::absent);
+  CHECK(facts.get_string("nvml.device.0.fabric.state"_fact) == "completed");
+  CHECK(facts.get_int("nvml.device.0.fabric.clique_id"_fact) == 0);
+}
+
 TEST_CASE("nvml health: MIG on with no instance CUDA can see", "[probes][nvml_health]") {
   ScopedEnv mig("FAKE_NVML_MIG", "1,1");
   ScopedEnv no_device("FAKE_CUDA_INIT_RESULT", "100");
