@@ -36,3 +36,9 @@ env JOBS="4 default" JQ=0 bash bench/fleet_speed.sh "$bin" 3 10000 >"$out/fleet-
 "$bin" --json >"$out/healthy.json" 2>"$out/healthy.err"
 echo "exit $?" >"$out/healthy.rc"
 "$bin" >"$out/healthy.txt" 2>&1
+# The review's helper and probe changes (one emit_cu_call, peer_scope, the all-zero cluster UUID):
+# the reply as the helper writes it, and the run with --p2p-bandwidth.
+"$bin" --p2p-bandwidth -v >"$out/p2p-bandwidth.txt" 2>&1
+echo "exit $?" >>"$out/p2p-bandwidth.txt"
+build-device/gpudoctor-cuda-helper --reply-fd 3 --deadline-ms 5000 --p2p-bandwidth on 3>"$out/helper-reply.txt" >/dev/null 2>&1
+echo "helper exit $?" >>"$out/helper-reply.txt"
