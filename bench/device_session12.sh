@@ -15,11 +15,21 @@ bin=build-device/gpudoctor
   lscpu | grep -E "Model name|Thread|Core|Socket|MHz" || true
   for c in 0 1 2; do echo "cpu$c siblings: $(cat /sys/devices/system/cpu/cpu$c/topology/thread_siblings_list 2>/dev/null)"; done
 } >"$out/env.txt" 2>&1
+# The GPU: the binary's check, as a user runs it.
+"$bin" --json >"$out/healthy.json" 2>"$out/healthy.err"
+echo "exit $?" >"$out/healthy.rc"
+"$bin" >"$out/healthy.txt" 2>&1
+# The review's helper and probe changes (one emit_cu_call, peer_scope, the all-zero cluster UUID):
+# the reply as the helper writes it, and the run with --p2p-bandwidth.
+"$bin" --p2p-bandwidth -v >"$out/p2p-bandwidth.txt" 2>&1
+echo "exit $?" >>"$out/p2p-bandwidth.txt"
+build-device/gpudoctor-cuda-helper --reply-fd 3 --deadline-ms 5000 --p2p-bandwidth on 3>"$out/helper-reply.txt" >/dev/null 2>&1
+echo "helper exit $?" >>"$out/helper-reply.txt"
 # Two cores: cpu0 and the first cpu that is not its hyperthread sibling.
 siblings=$(cat /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null || echo 0)
 other=1
 for c in $(seq 1 $(($(nproc) - 1))); do
-  case ",$(echo "$siblings" | tr '-' ','),"; in *",$c,"*) continue ;; esac
+  case ",$(echo "$siblings" | tr '-' ',')," in *",$c,"*) continue ;; esac
   other=$c; break
 done
 echo "2 cores: cpu0 and cpu$other (cpu0's siblings: $siblings)" >>"$out/env.txt"
@@ -32,13 +42,3 @@ case "$siblings" in
     taskset -c "$siblings" env JOBS="1 2" JQ=0 bash bench/fleet_speed.sh "$bin" 3 10000 >"$out/fleet-2hyperthreads-10000.txt" 2>&1 ;;
 esac
 env JOBS="4 default" JQ=0 bash bench/fleet_speed.sh "$bin" 3 10000 >"$out/fleet-16cores-10000.txt" 2>&1
-# The GPU: the binary's check, as a user runs it.
-"$bin" --json >"$out/healthy.json" 2>"$out/healthy.err"
-echo "exit $?" >"$out/healthy.rc"
-"$bin" >"$out/healthy.txt" 2>&1
-# The review's helper and probe changes (one emit_cu_call, peer_scope, the all-zero cluster UUID):
-# the reply as the helper writes it, and the run with --p2p-bandwidth.
-"$bin" --p2p-bandwidth -v >"$out/p2p-bandwidth.txt" 2>&1
-echo "exit $?" >>"$out/p2p-bandwidth.txt"
-build-device/gpudoctor-cuda-helper --reply-fd 3 --deadline-ms 5000 --p2p-bandwidth on 3>"$out/helper-reply.txt" >/dev/null 2>&1
-echo "helper exit $?" >>"$out/helper-reply.txt"
