@@ -6,6 +6,7 @@
 #include "probes/shared/account_files.hpp"
 #include "sys/env_allowlist.hpp"
 #include "util/secret_scrub.hpp"
+#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -15,17 +16,6 @@ constexpr std::string_view k_user_file = ".nccl.conf";
 constexpr std::size_t k_max_conf_bytes = 256 << 10;  // a few lines in practice; NCCL itself reads all
 constexpr std::size_t k_max_passwd_bytes = 4 << 20;  // as probes/python reads it
 constexpr std::size_t k_nccl_buffer = 1023;          // setEnvFile's envVar/envValue: char[1024]
-
-std::vector<std::string_view> split_lines_keep_empty(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return lines;
-}
 
 /// Whether gpudoctor keeps a file's line: an NCCL_* name it may report (sys/env_allowlist keeps
 /// secret-looking names out, whatever their prefix).
@@ -57,7 +47,7 @@ NcclConfFile read_one(Host& host, std::string path) {
 
 std::vector<NcclConfLine> parse_nccl_conf(std::string_view text) {
   std::vector<NcclConfLine> out;
-  for (std::string_view line : split_lines_keep_empty(text)) {
+  for (std::string_view line : split_lines(text)) {  // getline: "\r" stays, a last line without "\n" counts
     if (line.starts_with('#')) continue;
     std::size_t equals = line.find('=');
     if (equals == std::string_view::npos) continue;
