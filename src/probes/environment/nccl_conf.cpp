@@ -14,7 +14,6 @@ namespace {
 constexpr std::string_view k_system_file = "/etc/nccl.conf";
 constexpr std::string_view k_user_file = ".nccl.conf";
 constexpr std::size_t k_max_conf_bytes = 256 << 10;  // a few lines in practice; NCCL itself reads all
-constexpr std::size_t k_max_passwd_bytes = 4 << 20;  // as probes/python reads it
 constexpr std::size_t k_nccl_buffer = 1023;          // setEnvFile's envVar/envValue: char[1024]
 
 /// Whether gpudoctor keeps a file's line: an NCCL_* name it may report (sys/env_allowlist keeps
@@ -69,12 +68,10 @@ std::vector<NcclConfFile> read_nccl_conf_files(Host& host, const std::optional<s
       files.push_back(NcclConfFile{*conf_file_env, NcclConfFile::State::unreadable,
                                    "a relative path: NCCL opens it from the program's current folder", {}});
     }
-  } else if (auto passwd = host.read_file("/etc/passwd", k_max_passwd_bytes)) {
-    if (auto home = passwd_home(*passwd, host.identity().uid)) {
-      std::string path = *home;
-      if (!path.ends_with('/')) path += '/';
-      files.push_back(read_one(host, path + std::string(k_user_file)));
-    }
+  } else if (auto home = home_folder(host)) {
+    std::string path = *home;
+    if (!path.ends_with('/')) path += '/';
+    files.push_back(read_one(host, path + std::string(k_user_file)));
   }
   files.push_back(read_one(host, std::string(k_system_file)));
   return files;
