@@ -151,9 +151,10 @@ std::string redact(std::string_view input, const Redactor& r, Fill fill) {
   return out;
 }
 
-// The daemons the services probe looks for (TASK_COMM_LEN-cut names): kept so that a redacted
-// capture still replays to the same findings.
-constexpr std::array<std::string_view, 2> k_kept_comms = {"nvidia-persiste", "nv-fabricmanage"};
+// The daemons the services probe looks for, and those the fabric manager probe passes over
+// (TASK_COMM_LEN-cut names): kept so that a redacted capture still replays to the same findings.
+constexpr std::array<std::string_view, 4> k_kept_comms = {"nvidia-persiste", "nv-fabricmanage", "nvidia-imex",
+                                                          "nv-hostengine"};
 
 // A capture's file content as text: its "lines" joined, or its "base64" decoded.
 std::optional<std::string> capture_text(const nlohmann::json& read) {
@@ -183,14 +184,31 @@ void set_capture_text(nlohmann::json& read, const std::string& text) {
   read = nlohmann::json{{"lines", split_lines_exact(text)}};
 }
 
-bool is_proc_comm(std::string_view path) {
-  if (!path.starts_with("/proc/") || !path.ends_with("/comm")) return false;
-  std::string_view pid = path.substr(6, path.size() - 6 - 5);
+/// /proc/<pid>/<file>: one process's file.
+bool is_proc_pid_file(std::string_view path, std::string_view file) {
+  if (!path.starts_with("/proc/") || !path.ends_with(file) || path.size() < 6 + 1 + file.size()) return false;
+  std::string_view pid = path.substr(6, path.size() - 6 - file.size());
+  if (!pid.ends_with('/')) return false;
+  pid.remove_suffix(1);
   if (pid.empty()) return false;
   for (char c : pid) {
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   }
   return true;
+}
+
+bool is_kept_comm(std::string_view comm) {
+  return std::find(k_kept_comms.begin(), k_kept_comms.end(), comm) != k_kept_comms.end();
+}
+
+/// A /proc/<pid>/stat line with the process's name (between the first '(' and the last ')',
+/// proc(5)) replaced, unless it is a kept daemon's: the fields after it stay for a replay.
+std::string redact_stat_line(const std::string& line) {
+  std::size_t open = line.find('(');
+  std::size_t close = line.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return line;
+  if (is_kept_comm(std::string_view(line).substr(open + 1, close - open - 1))) return line;
+  return line.substr(0, open + 1) + "<process>" + line.substr(close);
 }
 
 }  // namespace
@@ -229,11 +247,16 @@ void Redactor::json(nlohmann::json& value) const {
   } else if (value.is_object()) {
     nlohmann::json out = nlohmann::json::object();
     for (auto& [key, item] : value.items()) {
-      if (is_proc_comm(key) && item.is_object() && item.contains("read") && item["read"].contains("lines")) {
+      if (is_proc_pid_file(key, "comm") && item.is_object() && item.contains("read") && item["read"].contains("lines")) {
         nlohmann::json& lines = item["read"]["lines"];
-        bool kept = !lines.empty() && lines[0].is_string() &&
-                    std::find(k_kept_comms.begin(), k_kept_comms.end(), lines[0].get<std::string>()) != k_kept_comms.end();
+        bool kept = !lines.empty() && lines[0].is_string() && is_kept_comm(lines[0].get<std::string>());
         if (!kept) lines = nlohmann::json::array({"<process>", ""});
+      }
+      // The stat line names the process too (the fabric manager probe reads every one's start time).
+      if (is_proc_pid_file(key, "stat") && item.is_object() && item.contains("read") && item["read"].contains("lines")) {
+        for (nlohmann::json& line : item["read"]["lines"]) {
+          if (line.is_string()) line = redact_stat_line(line.get<std::string>());
+        }
       }
       // The account files: people's names, real names and member lists go (the rest of the
       // redaction then runs over what is left).

@@ -114,6 +114,23 @@ std::string driver_version(const FactSet& facts) {
   return string_of(facts, "nvml.driver_version"_fact);
 }
 
+/// One sample per ordered pair of GPUs with a present p2p.pair.A.B<suffix> fact, labelled a and b
+/// (CUDA ordinals), valued by `value` (an empty text: no sample for that pair).
+template <typename Value>
+void pair_samples(PromWriter& out, const FactSet& facts, std::string_view suffix, Value value) {
+  constexpr std::string_view k_pair_prefix = "p2p.pair.";
+  for (auto it = facts.all().lower_bound(k_pair_prefix); it != facts.all().end() && it->first.starts_with(k_pair_prefix); ++it) {
+    std::string_view rest = std::string_view(it->first).substr(k_pair_prefix.size());
+    if (!rest.ends_with(suffix) || it->second.state != FactState::present) continue;
+    rest.remove_suffix(suffix.size());
+    std::size_t dot = rest.find('.');
+    if (dot == std::string_view::npos) continue;
+    std::string text = value(it->second);
+    if (text.empty()) continue;
+    out.sample({{"a", std::string(rest.substr(0, dot))}, {"b", std::string(rest.substr(dot + 1))}}, text);
+  }
+}
+
 }  // namespace
 
 std::span<const PromFamily> prometheus_families() { return k_families; }
@@ -190,35 +207,21 @@ std::string render_prometheus(const Report& report, double finished_unix_s) {
   }
   // One sample per ordered pair the helper copied between (p2p.pair.A.B.status).
   start(out, "gpudoctor_p2p_pair_ok");
-  constexpr std::string_view k_pair_prefix = "p2p.pair.";
-  for (auto it = facts.all().lower_bound(k_pair_prefix); it != facts.all().end() && it->first.starts_with(k_pair_prefix); ++it) {
-    std::string_view rest = std::string_view(it->first).substr(k_pair_prefix.size());
-    if (!rest.ends_with(".status") || it->second.state != FactState::present) continue;
-    rest.remove_suffix(std::string_view(".status").size());
-    std::size_t dot = rest.find('.');
-    if (dot == std::string_view::npos) continue;
-    const auto* status = std::get_if<std::string>(&it->second.value);
-    if (!status) continue;
-    std::string_view value = *status == "proven" ? "1"
-                             : (*status == "wrong" || *status == "enable-failed" || *status == "copy-failed") ? "0"
-                                                                                                              : "";
-    if (value.empty()) continue;
-    out.sample({{"a", std::string(rest.substr(0, dot))}, {"b", std::string(rest.substr(dot + 1))}}, std::string(value));
-  }
+  pair_samples(out, facts, ".status", [](const Fact& fact) -> std::string {
+    const auto* status = std::get_if<std::string>(&fact.value);
+    if (!status) return {};
+    if (*status == "proven") return "1";
+    if (*status == "wrong" || *status == "enable-failed" || *status == "copy-failed") return "0";
+    return {};
+  });
   // --p2p-bandwidth: one sample per pair with a figure (p2p.pair.A.B.bandwidth_mb_per_s).
   start(out, "gpudoctor_p2p_pair_bandwidth_bytes_per_second");
-  for (auto it = facts.all().lower_bound(k_pair_prefix); it != facts.all().end() && it->first.starts_with(k_pair_prefix); ++it) {
-    constexpr std::string_view k_suffix = ".bandwidth_mb_per_s";
-    std::string_view rest = std::string_view(it->first).substr(k_pair_prefix.size());
-    if (!rest.ends_with(k_suffix) || it->second.state != FactState::present) continue;
-    rest.remove_suffix(k_suffix.size());
-    std::size_t dot = rest.find('.');
-    const auto* mb_per_s = std::get_if<std::int64_t>(&it->second.value);
+  pair_samples(out, facts, ".bandwidth_mb_per_s", [](const Fact& fact) -> std::string {
+    const auto* mb_per_s = std::get_if<std::int64_t>(&fact.value);
     // A facts file (--facts) may hold anything: no sample rather than an overflowed one.
-    if (dot == std::string_view::npos || !mb_per_s || *mb_per_s < 0 || *mb_per_s > INT64_MAX / 1000000) continue;
-    out.sample({{"a", std::string(rest.substr(0, dot))}, {"b", std::string(rest.substr(dot + 1))}},
-               prom_int(*mb_per_s * 1000000));
-  }
+    if (!mb_per_s || *mb_per_s < 0 || *mb_per_s > INT64_MAX / 1000000) return {};
+    return prom_int(*mb_per_s * 1000000);
+  });
   return out.text();
 }
 

@@ -18,8 +18,6 @@ bool is_open_file_link(std::string_view path) {
 
 }  // namespace
 
-std::string_view k_capture_other_open_file = "(an open file that is not an NVIDIA device node: not kept)";
-
 IoResult<std::string> RecordingHost::read_file(std::string_view path, std::size_t max_bytes) {
   auto result = m_inner.read_file(path, max_bytes);
   at(path).read = result;

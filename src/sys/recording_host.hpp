@@ -7,7 +7,7 @@
 namespace gd {
 
 /// What a capture keeps of a /proc/PID/fd/N link whose target is not an NVIDIA device node.
-extern std::string_view k_capture_other_open_file;
+inline constexpr std::string_view k_capture_other_open_file = "(an open file that is not an NVIDIA device node: not kept)";
 
 class RecordingHost final : public Host {
  public:

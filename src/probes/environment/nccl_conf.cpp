@@ -6,6 +6,7 @@
 #include "probes/shared/account_files.hpp"
 #include "sys/env_allowlist.hpp"
 #include "util/secret_scrub.hpp"
+#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -13,19 +14,7 @@ namespace {
 constexpr std::string_view k_system_file = "/etc/nccl.conf";
 constexpr std::string_view k_user_file = ".nccl.conf";
 constexpr std::size_t k_max_conf_bytes = 256 << 10;  // a few lines in practice; NCCL itself reads all
-constexpr std::size_t k_max_passwd_bytes = 4 << 20;  // as probes/python reads it
 constexpr std::size_t k_nccl_buffer = 1023;          // setEnvFile's envVar/envValue: char[1024]
-
-std::vector<std::string_view> split_lines_keep_empty(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    std::size_t end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return lines;
-}
 
 /// Whether gpudoctor keeps a file's line: an NCCL_* name it may report (sys/env_allowlist keeps
 /// secret-looking names out, whatever their prefix).
@@ -57,7 +46,7 @@ NcclConfFile read_one(Host& host, std::string path) {
 
 std::vector<NcclConfLine> parse_nccl_conf(std::string_view text) {
   std::vector<NcclConfLine> out;
-  for (std::string_view line : split_lines_keep_empty(text)) {
+  for (std::string_view line : split_lines(text)) {  // getline: "\r" stays, a last line without "\n" counts
     if (line.starts_with('#')) continue;
     std::size_t equals = line.find('=');
     if (equals == std::string_view::npos) continue;
@@ -79,12 +68,10 @@ std::vector<NcclConfFile> read_nccl_conf_files(Host& host, const std::optional<s
       files.push_back(NcclConfFile{*conf_file_env, NcclConfFile::State::unreadable,
                                    "a relative path: NCCL opens it from the program's current folder", {}});
     }
-  } else if (auto passwd = host.read_file("/etc/passwd", k_max_passwd_bytes)) {
-    if (auto home = passwd_home(*passwd, host.identity().uid)) {
-      std::string path = *home;
-      if (!path.ends_with('/')) path += '/';
-      files.push_back(read_one(host, path + std::string(k_user_file)));
-    }
+  } else if (auto home = home_folder(host)) {
+    std::string path = *home;
+    if (!path.ends_with('/')) path += '/';
+    files.push_back(read_one(host, path + std::string(k_user_file)));
   }
   files.push_back(read_one(host, std::string(k_system_file)));
   return files;

@@ -47,9 +47,9 @@ inline constexpr FactSpec k_nccl_facts[] = {
              "NCCL_IB_HCA entries (prefix, '=' exact, ':port' ignored) that match no device in /sys/class/infiniband; "
              "absent when NCCL_IB_HCA is unset or excludes ('^')"},
     FactSpec{"nccl.ib_hca.down_ports", T::list,
-             "HCA ports NCCL_IB_HCA selects (an entry without ':port' selects every port of its devices) that are not "
-             "ACTIVE and LinkUp, from rdma.down_port_ids: 'mlx5_3:1'; NCCL skips them. Absent when NCCL_IB_HCA is unset "
-             "or excludes ('^')"},
+             "HCA ports NCCL_IB_HCA names (an entry that is the device's whole name, with that ':port' or none) that are "
+             "not ACTIVE and LinkUp, from rdma.down_port_ids: 'mlx5_3:1'; NCCL skips them. A prefix that only selects "
+             "devices ('mlx5') names no port. Absent when NCCL_IB_HCA is unset or excludes ('^')"},
     FactSpec{"nccl.transports_disabled", T::list,
              "NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_IB_DISABLE set to 1, NCCL_NVLS_ENABLE=0 and NCCL_P2P_LEVEL, "
              "each with what it costs (and ' [set in /etc/nccl.conf]' when a configuration file sets it): 'NCCL_P2P_DISABLE=1 (GPUs of this node exchange data through host memory "

@@ -31,10 +31,10 @@ bool entry_selects(const NcclNameList& list, std::string_view entry, std::string
   return list.exact ? name == entry : name.starts_with(entry);
 }
 
-bool list_selects_port(const NcclNameList& list, std::string_view device, int port) {
+bool list_names_port(const NcclNameList& list, std::string_view device, int port) {
   if (list.exclude) return false;
   for (std::size_t i = 0; i < list.names.size(); ++i) {
-    if (entry_selects(list, list.names[i], device) && (list.ports[i] == -1 || list.ports[i] == port)) return true;
+    if (list.names[i] == device && (list.ports[i] == -1 || list.ports[i] == port)) return true;
   }
   return false;
 }

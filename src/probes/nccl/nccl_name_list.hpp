@@ -25,9 +25,11 @@ inline constexpr std::size_t k_max_list_entries = 64;
 /// Whether `entry` of `list` selects `name` (prefix or exact), leaving out '^'.
 bool entry_selects(const NcclNameList& list, std::string_view entry, std::string_view name);
 
-/// Whether an include list selects port `port` of device `device` (NCCL's matchIfList: an entry
-/// without a port selects every port of the devices it names). false for an exclude list.
-bool list_selects_port(const NcclNameList& list, std::string_view device, int port);
+/// Whether an include list names port `port` of device `device`: an entry that is the device's
+/// whole name, with that port or none (NCCL's matchIfList: an entry without a port selects every
+/// port of its devices). An entry that is only a prefix of the name ("mlx5" for mlx5_3) selects
+/// the device for NCCL but names none of its ports. false for an exclude list.
+bool list_names_port(const NcclNameList& list, std::string_view device, int port);
 
 /// Whether the list keeps `name`: for an include list, some entry selects it; for an exclude
 /// list, none does.

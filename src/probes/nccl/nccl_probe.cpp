@@ -198,8 +198,10 @@ void set_ib_hca_facts(FactSet& facts) {
   facts.set("nccl.ib_hca.unmatched"_fact, unmatched_devices(list, std::get<std::vector<std::string>>(devices->value)), source);
 }
 
-/// The down ports NCCL_IB_HCA picks: NCCL skips a port that is not active (net_ib.cc), so a list
-/// that names one loses that rail, and a list whose ports are all down leaves NCCL on sockets.
+/// The down ports NCCL_IB_HCA names: NCCL skips a port that is not active (net_ib.cc), so a list
+/// that names one loses that rail, and a list whose ports are all down leaves NCCL on sockets. A
+/// prefix that only selects devices ("mlx5") names no port: NCCL then uses the active ones, as
+/// without the variable (an uncabled second port, an idle storage HCA: rdma.port-down's information).
 void set_ib_hca_down_facts(FactSet& facts) {
   const std::string source = "env:NCCL_IB_HCA, rdma.down_port_ids";
   auto name = "nccl.ib_hca.down_ports"_fact;
@@ -224,7 +226,7 @@ void set_ib_hca_down_facts(FactSet& facts) {
     if (colon == std::string::npos) continue;
     std::string_view port = std::string_view(id).substr(colon + 1);
     if (port.empty() || port.size() > 3 || !all_digits(port)) continue;
-    if (list_selects_port(list, std::string_view(id).substr(0, colon), std::stoi(std::string(port)))) picked.push_back(id);
+    if (list_names_port(list, std::string_view(id).substr(0, colon), std::stoi(std::string(port)))) picked.push_back(id);
   }
   facts.set(name, std::move(picked), source);
 }

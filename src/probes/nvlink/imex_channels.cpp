@@ -9,6 +9,8 @@
 
 #include "core/fact_key.hpp"
 #include "probes/shared/nvidia_gpu_info.hpp"
+#include "probes/shared/process_comm.hpp"
+#include "util/text_split.hpp"
 
 namespace gd {
 namespace {
@@ -19,7 +21,6 @@ constexpr std::string_view k_prefix = "channel";
 constexpr std::size_t k_max_entries = 4096;
 constexpr std::string_view k_params = "/proc/driver/nvidia/params";
 constexpr std::size_t k_max_processes = 65536;  // /proc entries looked at (pid_max defaults to 32768)
-constexpr std::size_t k_comm_bytes = 64;
 constexpr std::size_t k_cgroup_bytes = 8192;
 
 void set_create_channel0(Host& host, FactSet& facts) {
@@ -51,9 +52,7 @@ void set_daemon_in_pod(Host& host, FactSet& facts) {
   bool in_pod = false, seen = false;
   for (std::size_t i = 0; i < entries->size() && i < k_max_processes && !in_pod; ++i) {
     const std::string& pid = (*entries)[i];
-    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    auto comm = host.read_file("/proc/" + pid + "/comm", k_comm_bytes);
-    if (!comm || std::string_view(*comm).substr(0, comm->find('\n')) != "nvidia-imex") continue;
+    if (!all_digits(pid) || process_comm(host, pid) != "nvidia-imex") continue;
     seen = true;
     auto cgroup = host.read_file("/proc/" + pid + "/cgroup", k_cgroup_bytes);
     in_pod = cgroup && cgroup_in_kubernetes_pod(*cgroup);

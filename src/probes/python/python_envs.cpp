@@ -14,7 +14,6 @@ namespace gd {
 namespace {
 
 constexpr std::size_t k_small_file = 64 * 1024;
-constexpr std::size_t k_passwd_bytes = 4 << 20;
 constexpr std::size_t k_max_path_entries = 256;  // a PATH longer than this is not searched further
 
 bool exists(Host& host, const std::string& path) { return host.stat(path).has_value(); }
@@ -216,12 +215,6 @@ std::optional<std::string> version_from_interpreter_name(std::string_view name) 
   std::string_view tail = rest.substr(version->size());
   if (!tail.empty() && tail != "t" && tail != "m") return std::nullopt;  // python3.12-config and the like
   return version;
-}
-
-std::optional<std::string> home_folder(Host& host) {
-  auto text = host.read_file("/etc/passwd", k_passwd_bytes);
-  if (!text) return std::nullopt;
-  return passwd_home(*text, host.identity().uid);
 }
 
 PythonDiscovery discover_python(Host& host, const std::string& python_option) {

@@ -66,9 +66,6 @@ ImageSearch search_image_python(Host& host, const std::vector<PythonEnv>& known,
 /// from torch/version.py or the package's .dist-info name, left out when neither says it).
 std::vector<std::string> ml_packages(Host& host, const std::vector<std::string>& site_dirs);
 
-/// The user's home folder from /etc/passwd (uid of the run); nullopt when not listed.
-std::optional<std::string> home_folder(Host& host);
-
 /// "3.12" from an interpreter file name ("python3.12", "python3.12t"); nullopt otherwise.
 std::optional<std::string> version_from_interpreter_name(std::string_view name);
 

@@ -40,6 +40,13 @@ std::optional<std::string> passwd_home(std::string_view passwd, std::uint32_t ui
   return std::nullopt;
 }
 
+std::optional<std::string> home_folder(Host& host) {
+  constexpr std::size_t k_max_passwd_bytes = 4 << 20;  // thousands of entries on a directory-less cluster node
+  auto text = host.read_file("/etc/passwd", k_max_passwd_bytes);
+  if (!text) return std::nullopt;
+  return passwd_home(*text, host.identity().uid);
+}
+
 std::optional<std::string> account_name(std::string_view etc_file, std::uint32_t id) {
   std::optional<std::string> out;
   each_entry(etc_file, [&](std::string_view name, std::uint32_t entry) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/fact_key.hpp"
+#include "probes/shared/process_comm.hpp"
 #include "util/text_split.hpp"
 
 namespace gd {
@@ -19,7 +20,6 @@ constexpr std::string_view k_version_marker = "Fabric Manager version ";
 constexpr std::uint64_t k_log_tail = 1 << 20;          // the start lines are short; a busy log grows by lines per job
 constexpr std::size_t k_max_stat_bytes = 4096;         // one line; comm is at most 64 bytes
 constexpr std::size_t k_max_proc_stat_bytes = 1 << 20;  // one "cpuN" line per CPU before btime
-constexpr std::size_t k_comm_bytes = 64;
 // Linux reports /proc times in USER_HZ ticks, 100 a second on every architecture gpudoctor runs
 // on (include/uapi/asm-generic/param.h; sysconf(_SC_CLK_TCK)); a --root tree has no sysconf.
 constexpr std::uint64_t k_user_hz = 100;
@@ -37,14 +37,6 @@ struct OlderProcess {
   std::string pid;
   std::uint64_t start_ticks = 0;
 };
-
-std::string comm_of(Host& host, const std::string& pid) {
-  auto comm = host.read_file("/proc/" + pid + "/comm", k_comm_bytes);
-  if (!comm) return "?";
-  std::string_view text = *comm;
-  if (text.ends_with('\n')) text.remove_suffix(1);
-  return std::string(text);
-}
 
 /// What the fd scan found among the processes older than the fabric manager.
 struct ScanResult {
@@ -90,7 +82,7 @@ ScanResult scan_older_processes(Host& host, std::vector<OlderProcess> older, std
       if (gpu && uvm) break;
     }
     if (!(gpu && uvm)) continue;
-    std::string comm = comm_of(host, process.pid);
+    std::string comm = process_comm(host, process.pid).value_or("?");
     if (std::ranges::find(k_daemons, comm) != k_daemons.end()) continue;
     std::uint64_t before = (fm_ticks - process.start_ticks) / k_user_hz;
     std::string since = boot ? utc_text(*boot + static_cast<std::int64_t>(process.start_ticks / k_user_hz))
@@ -102,12 +94,17 @@ ScanResult scan_older_processes(Host& host, std::vector<OlderProcess> older, std
   return result;
 }
 
+// The facts of the start comparison, set together where it cannot be made.
+constexpr FactName k_start_facts[] = {"service.fabricmanager.started_s"_fact, "service.fabricmanager.started"_fact,
+                                      "service.fabricmanager.older_cuda_processes"_fact,
+                                      "service.fabricmanager.restarted_under_cuda_processes"_fact};
+
 void set_unknown_all(FactSet& facts, const std::string& reason, const std::string& source) {
-  for (FactName fact : {"service.fabricmanager.started_s"_fact, "service.fabricmanager.started"_fact,
-                        "service.fabricmanager.older_cuda_processes"_fact,
-                        "service.fabricmanager.restarted_under_cuda_processes"_fact}) {
-    facts.set_unknown(fact, reason, source);
-  }
+  for (FactName fact : k_start_facts) facts.set_unknown(fact, reason, source);
+}
+
+void set_absent_all(FactSet& facts, const std::string& source, const std::string& reason) {
+  for (FactName fact : k_start_facts) facts.set_absent(fact, source, reason);
 }
 
 void probe_start(Host& host, FactSet& facts, const std::optional<std::string>& fm_pid, const std::vector<std::string>& pids) {
@@ -117,11 +114,7 @@ void probe_start(Host& host, FactSet& facts, const std::optional<std::string>& f
   if (pids.empty() && running && running->state == FactState::unknown && running->reason == "/proc lists no processes") {
     // A folder or capture without processes (--root of an image, a capture without /proc): no
     // running system whose fabric manager could have restarted under anything.
-    for (FactName fact : {"service.fabricmanager.started_s"_fact, "service.fabricmanager.started"_fact,
-                          "service.fabricmanager.older_cuda_processes"_fact,
-                          "service.fabricmanager.restarted_under_cuda_processes"_fact}) {
-      facts.set_absent(fact, "/proc", "no processes here: nothing runs to compare");
-    }
+    set_absent_all(facts, "/proc", "no processes here: nothing runs to compare");
     return;
   }
   if (!running || running->state != FactState::present) {
@@ -130,11 +123,7 @@ void probe_start(Host& host, FactSet& facts, const std::optional<std::string>& f
     return;
   }
   if (!fm_pid) {
-    for (FactName fact : {"service.fabricmanager.started_s"_fact, "service.fabricmanager.started"_fact,
-                          "service.fabricmanager.older_cuda_processes"_fact,
-                          "service.fabricmanager.restarted_under_cuda_processes"_fact}) {
-      facts.set_absent(fact, "/proc/*/comm", "no nv-fabricmanager runs");
-    }
+    set_absent_all(facts, "/proc/*/comm", "no nv-fabricmanager runs");
     return;
   }
   const std::string stat_path = "/proc/" + *fm_pid + "/stat";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/fact_key.hpp"
+#include "probes/shared/process_comm.hpp"
 #include "probes/system/fabric_manager.hpp"
 #include "probes/system/libc_version.hpp"
 #include "probes/system/os_release.hpp"
@@ -18,7 +19,6 @@ namespace {
 constexpr std::size_t k_max_os_release = 64 << 10;
 constexpr std::size_t k_max_proc_version = 4096;
 constexpr std::size_t k_max_processes = 65536;  // /proc entries looked at; pid_max defaults to 32768 (4M at most)
-constexpr std::size_t k_comm_bytes = 64;         // comm is at most 15 characters (TASK_COMM_LEN 16) and a newline
 
 // os-release(5): /etc/os-release first, /usr/lib/os-release when it is missing.
 constexpr std::array<std::string_view, 2> k_os_release = {"/etc/os-release", "/usr/lib/os-release"};
@@ -114,14 +114,11 @@ void probe_daemons(Host& host, FactSet& facts) {
       }
       ++processes;
       pids.push_back(name);
-      auto comm = host.read_file("/proc/" + name + "/comm", k_comm_bytes);
+      std::optional<std::string> comm = process_comm(host, name);
       if (!comm) {
         continue;  // the process ended in between
       }
-      std::string_view text = *comm;
-      if (text.ends_with('\n')) {
-        text.remove_suffix(1);
-      }
+      const std::string& text = *comm;
       for (std::size_t i = 0; i < k_daemons.size(); ++i) {
         running[i] = running[i] || text == k_daemons[i].comm;
       }

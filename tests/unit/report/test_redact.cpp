@@ -36,15 +36,35 @@ TEST_CASE("--redact in JSON: keys and values, and process names other than NVIDI
         {"paths",
          {{"/home/carol/.local/lib", {{"list", {"x"}}}},
           {"/proc/42/comm", {{"read", {{"lines", {"secret-trainer", ""}}}}}},
-          {"/proc/7/comm", {{"read", {{"lines", {"nvidia-persiste", ""}}}}}}}}}}};
+          {"/proc/7/comm", {{"read", {{"lines", {"nvidia-persiste", ""}}}}}},
+          {"/proc/9/comm", {{"read", {{"lines", {"nvidia-imex", ""}}}}}}}}}}};
   redactor.json(j);
   CHECK(j["facts"]["host.name"_fact]["value"] == "<host>");
   CHECK(j["capture"]["uname"]["nodename"] == "<host>");
   CHECK(j["capture"]["paths"].contains("/home/<user>/.local/lib"));
   CHECK(j["capture"]["paths"]["/proc/42/comm"]["read"]["lines"][0] == "<process>");
   CHECK(j["capture"]["paths"]["/proc/7/comm"]["read"]["lines"][0] == "nvidia-persiste");
+  CHECK(j["capture"]["paths"]["/proc/9/comm"]["read"]["lines"][0] == "nvidia-imex");  // services.imex.running replays
   CHECK(j.dump().find("dgx01") == std::string::npos);
   CHECK(j.dump().find("carol") == std::string::npos);
+}
+
+TEST_CASE("--redact: a process's name in its /proc/PID/stat goes as it does from comm", "[report][redact]") {
+  // The fabric manager probe reads every process's stat line (its start time): the name in
+  // parentheses is the same comm, and what follows the last ')' must stay for a replay.
+  gd::Redactor redactor;
+  nlohmann::json j = {
+      {"paths",
+       {{"/proc/42/stat", {{"read", {{"lines", {"42 (secret) (trainer) S 1 42 42 0 -1 4194560 2113 0 0 0 12 30 0 0 20 0 29 0 360000 1", ""}}}}}},
+        {"/proc/5120/stat", {{"read", {{"lines", {"5120 (nv-fabricmanage) S 1 5120 5120 0 -1 4194560 1 0 0 0 1 1 0 0 20 0 9 0 1152000 1", ""}}}}}},
+        {"/proc/stat", {{"read", {{"lines", {"btime 1796544000", ""}}}}}}}}};
+  redactor.json(j);
+  CHECK(j["paths"]["/proc/42/stat"]["read"]["lines"][0] ==
+        "42 (<process>) S 1 42 42 0 -1 4194560 2113 0 0 0 12 30 0 0 20 0 29 0 360000 1");
+  CHECK(j["paths"]["/proc/5120/stat"]["read"]["lines"][0] ==
+        "5120 (nv-fabricmanage) S 1 5120 5120 0 -1 4194560 1 0 0 0 1 1 0 0 20 0 9 0 1152000 1");
+  CHECK(j["paths"]["/proc/stat"]["read"]["lines"][0] == "btime 1796544000");
+  CHECK(j.dump().find("secret") == std::string::npos);
 }
 
 TEST_CASE("a short or generic host name is not redacted everywhere", "[report][redact]") {

@@ -61,12 +61,13 @@ TEST_CASE("nccl name lists: NCCL's syntax", "[nccl][env]") {
   // Ports as NCCL's matchIfList compares them: an entry without one selects every port.
   gd::NcclNameList mixed = gd::parse_nccl_name_list("mlx5_0:1,mlx5_2");
   CHECK(mixed.ports == std::vector<int>{1, -1});
-  CHECK(gd::list_selects_port(mixed, "mlx5_0", 1));
-  CHECK_FALSE(gd::list_selects_port(mixed, "mlx5_0", 2));
-  CHECK(gd::list_selects_port(mixed, "mlx5_2", 2));
-  CHECK(gd::list_selects_port(mixed, "mlx5_20", 1));  // a prefix
-  CHECK_FALSE(gd::list_selects_port(gd::parse_nccl_name_list("=mlx5_2"), "mlx5_20", 1));
-  CHECK_FALSE(gd::list_selects_port(gd::parse_nccl_name_list("^mlx5_3"), "mlx5_0", 1));  // exclusion: none picked
+  CHECK(gd::list_names_port(mixed, "mlx5_0", 1));
+  CHECK_FALSE(gd::list_names_port(mixed, "mlx5_0", 2));
+  CHECK(gd::list_names_port(mixed, "mlx5_2", 2));
+  CHECK_FALSE(gd::list_names_port(mixed, "mlx5_20", 1));  // selected by the prefix mlx5_2, but not named
+  CHECK_FALSE(gd::list_names_port(gd::parse_nccl_name_list("=mlx5_2"), "mlx5_20", 1));
+  CHECK(gd::list_names_port(gd::parse_nccl_name_list("=mlx5_2"), "mlx5_2", 1));
+  CHECK_FALSE(gd::list_names_port(gd::parse_nccl_name_list("^mlx5_3"), "mlx5_3", 1));  // exclusion: none named
   CHECK(gd::parse_nccl_name_list(std::string(100000, ',') + "eth0").names == std::vector<std::string>{"eth0"});
 }
 
