@@ -112,6 +112,24 @@ std::optional<Piece> other_home_at(std::string_view text, std::size_t at, const 
   return std::nullopt;
 }
 
+bool is_kept_comm(std::string_view comm);
+
+/// "pid 4121 (python) since ...", as a fact lists the processes it found (the fabric manager
+/// probe's older CUDA processes): the name goes unless it is one of NVIDIA's daemons, as it does
+/// from the capture's /proc/PID/comm and stat. A name is at most 15 bytes (TASK_COMM_LEN).
+std::optional<Piece> process_name_at(std::string_view text, std::size_t at) {
+  if (text.substr(at, 4) != "pid " || (at > 0 && name_char(text[at - 1]))) return std::nullopt;
+  std::size_t pos = at + 4;
+  const std::size_t digits = pos;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+  if (pos == digits || text.substr(pos, 2) != " (") return std::nullopt;
+  const std::size_t name = pos + 2;
+  const std::size_t close = text.find(')', name);
+  if (close == std::string_view::npos || close == name || close - name > 15) return std::nullopt;
+  if (is_kept_comm(text.substr(name, close - name))) return std::nullopt;
+  return Piece{name - at, close - name, "<process>"};
+}
+
 enum class Fill { placeholder, same_length };
 
 /// `input` with every identifying piece replaced: by its placeholder, or, in a binary file, by as
@@ -122,7 +140,7 @@ std::string redact(std::string_view input, const Redactor& r, Fill fill) {
   out.reserve(input.size());
   std::size_t i = 0;
   // Every piece starts with one of a few characters: most positions are passed over at once.
-  std::string starts = "GM/sS";
+  std::string starts = "GM/sSp";
   for (const std::string& name : host_names) {
     if (!name.empty()) starts += name[0];
   }
@@ -135,6 +153,7 @@ std::string redact(std::string_view input, const Redactor& r, Fill fill) {
     if (!piece) piece = home_user_at(input, i);
     if (!piece) piece = serial_at(input, i);
     if (!piece) piece = host_name_at(input, i, host_names);
+    if (!piece && input[i] == 'p') piece = process_name_at(input, i);
     if (!piece && input[i] == '/') piece = other_home_at(input, i, r.other_homes);
     if (!piece) {
       out += input[i++];

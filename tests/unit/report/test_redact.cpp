@@ -67,6 +67,17 @@ TEST_CASE("--redact: a process's name in its /proc/PID/stat goes as it does from
   CHECK(j.dump().find("secret") == std::string::npos);
 }
 
+TEST_CASE("--redact: a process's name in a fact's text goes, NVIDIA's daemons stay", "[report][redact]") {
+  // service.fabricmanager.older_cuda_processes lists "pid N (name) since ...".
+  gd::Redactor r;
+  CHECK(r.text("[pid 4121 (python) since 3600 s after boot, 120 s before the fabric manager]") ==
+        "[pid 4121 (<process>) since 3600 s after boot, 120 s before the fabric manager]");
+  CHECK(r.text("pid 7 (nv-hostengine) since boot") == "pid 7 (nv-hostengine) since boot");
+  CHECK(r.text("rapid 12 (x)") == "rapid 12 (x)");            // not a word "pid"
+  CHECK(r.text("pid (python)") == "pid (python)");            // no number
+  CHECK(r.text("pid 12 (a name far too long for a comm)") == "pid 12 (a name far too long for a comm)");
+}
+
 TEST_CASE("a short or generic host name is not redacted everywhere", "[report][redact]") {
   gd::FactSet facts;
   facts.set("host.name"_fact, std::string("localhost"));
