@@ -9,31 +9,10 @@
 #include "kernel_proof.h"
 #include "reply.h"
 
-static void emit_cu_name(const struct gd_cuda_api* api, const char* prefix, CUresult result) {
-  const char* name = NULL;
-  if (api->error_name != NULL && api->error_name(result, &name) == 0 && name != NULL) {
-    emit_sub(prefix, "name", name);
-  }
-}
-
-/* `<key>.result` and `<key>.name` of one call. */
-static void emit_call(const struct gd_cuda_api* api, const char* key, CUresult result) {
-  emit_sub_int(key, "result", result);
-  emit_cu_name(api, key, result);
-}
-
 /* CUuuid → "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it. */
 static void format_uuid(const CUuuid* uuid, char* out) {
-  static const char k_hex[] = "0123456789abcdef";
-  char* p = out + sprintf(out, "GPU-");
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) {
-      *p++ = '-';
-    }
-    *p++ = k_hex[(unsigned char)uuid->bytes[i] >> 4];
-    *p++ = k_hex[(unsigned char)uuid->bytes[i] & 15];
-  }
-  *p = '\0';
+  memcpy(out, "GPU-", 4);
+  format_uuid_bytes((const unsigned char*)uuid->bytes, out + 4);
 }
 
 static void emit_properties(const struct gd_cuda_api* api, const char* prefix, CUdevice device) {
@@ -113,7 +92,7 @@ static CUresult load_proof_kernel(struct gd_task* task, const struct gd_cuda_api
   long long start = now_us();
   CUresult r = api->module_load_ex(&module, k_proof_ptx, 3, options, values);
   emit_sub_int(key, "duration_us", now_us() - start);
-  emit_call(api, key, r);
+  emit_cu_call(api, key, r);
   memcpy(&wall_ms, &values[2], sizeof wall_ms); /* CU_JIT_WALL_TIME comes back as a float */
   if (r == 0 && wall_ms > 0 && wall_ms < 1e6f) {
     emit_sub_int(key, "jit_us", (long long)(wall_ms * 1000.0f));
@@ -128,7 +107,7 @@ static CUresult load_proof_kernel(struct gd_task* task, const struct gd_cuda_api
   r = api->module_get_function(function, module, GD_PROOF_KERNEL_NAME);
   if (r != 0) {
     snprintf(key, sizeof key, "%s.function", task->prefix);
-    emit_call(api, key, r);
+    emit_cu_call(api, key, r);
   }
   return r;
 }
@@ -151,19 +130,19 @@ static int run_proof_kernel(struct gd_task* task, const struct gd_cuda_api* api,
   long long start = now_us();
   CUresult r = api->launch_kernel(function, k_proof_blocks, 1, 1, k_proof_block, 1, 1, 0, NULL, params, NULL);
   snprintf(key, sizeof key, "%s.launch", task->prefix);
-  emit_call(api, key, r);
+  emit_cu_call(api, key, r);
   if (r != 0) return 0;
   task_stage(task, "sync");
   r = api->ctx_synchronize();
   snprintf(key, sizeof key, "%s.sync", task->prefix);
-  emit_call(api, key, r);
+  emit_cu_call(api, key, r);
   emit_sub_int(key, "duration_us", now_us() - start);
   if (r != 0) return 0;
   task_stage(task, "copy");
   static __thread uint32_t values[k_proof_elements];
   r = api->memcpy_dtoh(values, buffer, sizeof values);
   snprintf(key, sizeof key, "%s.copy", task->prefix);
-  emit_call(api, key, r);
+  emit_cu_call(api, key, r);
   if (r != 0) return 0;
   task_stage(task, "check");
   snprintf(key, sizeof key, "%s.check", task->prefix);
@@ -212,7 +191,7 @@ static int prove_device_itself(struct gd_task* task, CUcontext* context_out, CUd
   if (r == 0) {
     r = api->ctx_set_current(context);
   }
-  emit_call(api, key, r);
+  emit_cu_call(api, key, r);
   nvml_start_point_reached(k_nvml_start_context);
   if (r != 0) {
     return 0;
@@ -226,7 +205,7 @@ static int prove_device_itself(struct gd_task* task, CUcontext* context_out, CUd
   }
   CUdeviceptr buffer = 0;
   r = api->mem_alloc(&buffer, (size_t)1 << 20);
-  emit_call(api, key, r);
+  emit_cu_call(api, key, r);
   if (r != 0) {
     return 0;
   }

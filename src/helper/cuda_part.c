@@ -65,6 +65,12 @@ static void load_api(void* lib, struct gd_cuda_api* api) {
   if (api->event_elapsed == NULL) LOAD_FN(api->event_elapsed, lib, "cuEventElapsedTime");
 }
 
+void emit_cu_call(const struct gd_cuda_api* api, const char* key, CUresult result) {
+  emit_sub_int(key, "result", result);
+  const char* name = NULL;
+  if (api->error_name != NULL && api->error_name(result, &name) == 0 && name != NULL) emit_sub(key, "name", name);
+}
+
 /* Every GPU in its own thread, waited for until the deadline: one GPU that hangs in its context
  * (or crashes in libcuda) is reported as stuck (crashed) and the others keep their results. */
 static void prove_devices(const struct gd_cuda_api* api, int count, long long deadline_us) {

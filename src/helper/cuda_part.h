@@ -44,6 +44,9 @@ struct gd_device_work {
   char peer_step[32];    /* "peer-copy:M": outlives the step, for a stuck report */
 };
 
+/* `<key>.result` of one CUDA call, and `<key>.name` when the driver names the result. */
+void emit_cu_call(const struct gd_cuda_api* api, const char* key, CUresult result);
+
 /* Proves one GPU (the task's arg is a struct gd_device_work): properties, a primary context,
  * a 1 MiB allocation, the PTX kernel JIT-compiled, launched, synchronized, copied back and
  * checked. Contexts and modules are left to process exit: waiting for their teardown only

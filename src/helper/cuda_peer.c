@@ -159,14 +159,6 @@ static int wait_for_destination(int dst, char* why, size_t size) {
   return 0;
 }
 
-static void emit_peer_call(const struct gd_cuda_api* api, const char* key, CUresult result) {
-  emit_sub_int(key, "result", result);
-  const char* name = NULL;
-  if (api->error_name != NULL && api->error_name(result, &name) == 0 && name != NULL) {
-    emit_sub(key, "name", name);
-  }
-}
-
 /* Copy, wait, read back, check: the data path of one pair whose access is enabled. 1 when every
  * element arrived. */
 static int copy_and_check(struct gd_task* task, const struct gd_cuda_api* api, const char* prefix, int src, int dst,
@@ -178,20 +170,20 @@ static int copy_and_check(struct gd_task* task, const struct gd_cuda_api* api, c
   task_stage(task, work->peer_step);
   snprintf(key, sizeof key, "%s.copy", prefix);
   CUresult r = api->memcpy_peer(slot, g_targets[dst].context, buffer, context, k_slot_bytes);
-  emit_peer_call(api, key, r);
+  emit_cu_call(api, key, r);
   if (r != 0) return 0;
   /* cuMemcpyPeer may return before the copy engine is done; a peer write that faults reports
    * here, and the read-back below is ordered after it. */
   r = api->ctx_synchronize();
   snprintf(key, sizeof key, "%s.sync", prefix);
-  emit_peer_call(api, key, r);
+  emit_cu_call(api, key, r);
   if (r != 0) return 0;
   snprintf(work->peer_step, sizeof work->peer_step, "peer-check:%d", dst);
   task_stage(task, work->peer_step);
   static __thread uint32_t values[k_proof_elements];
   r = api->memcpy_dtoh(values, slot, sizeof values);
   snprintf(key, sizeof key, "%s.readback", prefix);
-  emit_peer_call(api, key, r);
+  emit_cu_call(api, key, r);
   if (r != 0) return 0;
   uint32_t seed = (uint32_t)seed_of(src);
   int wrong = proof_first_wrong(values, k_proof_elements, seed);
@@ -226,7 +218,7 @@ static int prove_pair(struct gd_task* task, const struct gd_cuda_api* api, int s
   int can = 0;
   CUresult r = api->can_access_peer(&can, src, dst);
   if (r != 0) {
-    emit_peer_call(api, key, r);
+    emit_cu_call(api, key, r);
     return 0;
   }
   emit_int(key, can != 0);
@@ -256,7 +248,7 @@ static int prove_pair(struct gd_task* task, const struct gd_cuda_api* api, int s
   task_stage(task, work->peer_step);
   r = api->enable_peer(g_targets[dst].context, 0);
   snprintf(key, sizeof key, "%s.enable", prefix);
-  emit_peer_call(api, key, r);
+  emit_cu_call(api, key, r);
   int proven_pair = 0;
   if (r == 0 || r == k_cu_peer_already_enabled) {
     proven_pair = copy_and_check(task, api, prefix, src, dst, context, buffer);

@@ -57,12 +57,6 @@ void peer_bandwidth_setup(struct gd_task* tasks, long long until_abs_us) {
   emit_int("cuda.peer.bandwidth_copies", k_bw_copies);
 }
 
-static void emit_call_with_name(const struct gd_cuda_api* api, const char* key, CUresult result) {
-  emit_sub_int(key, "result", result);
-  const char* name = NULL;
-  if (api->error_name != NULL && api->error_name(result, &name) == 0 && name != NULL) emit_sub(key, "name", name);
-}
-
 void peer_bandwidth_offer(const struct gd_cuda_api* api, int index) {
   if (!g_peer_bandwidth || index < 0 || index >= k_max_device_tasks) return;
   CUdeviceptr buffer = 0;
@@ -73,7 +67,7 @@ void peer_bandwidth_offer(const struct gd_cuda_api* api, int index) {
   }
   char key[64];
   snprintf(key, sizeof key, "cuda.peer.%d.bandwidth_buffer", index);
-  emit_call_with_name(api, key, r);
+  emit_cu_call(api, key, r);
   snprintf(g_buffer_why[index], sizeof g_buffer_why[index], "GPU %d: its %d MiB copy buffer could not be allocated (%d)",
            index, k_bw_bytes >> 20, r);
 }
@@ -215,6 +209,6 @@ void peer_bandwidth_measure(struct gd_task* task, int src, int dst, CUcontext sr
   if (r != 0) {
     snprintf(key, sizeof key, "%s.call", prefix);
     emit(key, call);
-    emit_call_with_name(api, prefix, r);
+    emit_cu_call(api, prefix, r);
   }
 }

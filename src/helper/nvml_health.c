@@ -304,18 +304,6 @@ static void pcie(const struct gd_nvml_health_api* api, nvmlDevice_t device, cons
   }
 }
 
-/* nvmlGpuFabricInfo's clusterUuid (16 bytes) as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
-static void format_cluster_uuid(const unsigned char* bytes, char* out) {
-  static const char k_hex[] = "0123456789abcdef";
-  char* p = out;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
-    *p++ = k_hex[bytes[i] >> 4];
-    *p++ = k_hex[bytes[i] & 15];
-  }
-  *p = '\0';
-}
-
 /* The GPU's place in an NVLink fabric (Hopper and later with NVSwitch, GB200 NVL). */
 static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, const char* prefix) {
   char key[128];
@@ -365,7 +353,7 @@ static void fabric(const struct gd_nvml_health_api* api, nvmlDevice_t device, co
    * multi-node NVLink domain (GB200 NVL72) share it, with a clique each partition. */
   if (state == 3) {
     char text[40];
-    format_cluster_uuid(cluster, text);
+    format_uuid_bytes(cluster, text);
     emit_sub(key, "cluster_uuid", text);
   }
 }

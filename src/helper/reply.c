@@ -131,3 +131,14 @@ void stage_of(const char* prefix, const char* name) {
   emit_sub(prefix, "stage", name);
   emit_sub_int(prefix, "stage.at_us", now_us() - g_start_us);
 }
+
+void format_uuid_bytes(const unsigned char* bytes, char* out) {
+  static const char k_hex[] = "0123456789abcdef";
+  char* p = out;
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) *p++ = '-';
+    *p++ = k_hex[bytes[i] >> 4];
+    *p++ = k_hex[bytes[i] & 15];
+  }
+  *p = '\0';
+}

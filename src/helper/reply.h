@@ -39,6 +39,9 @@ void stage(const char* name);
 /* `<prefix>.stage <name>` and `<prefix>.stage.at_us`: the step of one GPU or of NVML. */
 void stage_of(const char* prefix, const char* name);
 
+/* 16 bytes (a CUuuid, NVML's clusterUuid) as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx": `out` holds 37. */
+void format_uuid_bytes(const unsigned char* bytes, char* out);
+
 void* load(void* lib, const char* name);
 /* Function pointers from dlsym without the ISO C object-to-function cast warning. */
 #define LOAD_FN(var, lib, name) do { void* p_ = load(lib, name); memcpy(&(var), &p_, sizeof p_); } while (0)
